@@ -1,0 +1,109 @@
+//! The typed error of shape construction and validation.
+
+use crate::math::{Point, Real};
+use std::fmt;
+
+/// Why a shape (or a value that goes with one, such as a density) was refused.
+///
+/// Every variant carries the offending value so that the message names it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeError {
+    /// A radius that must be finite and positive (circle, capsule) was not.
+    InvalidRadius {
+        /// The kind of shape the radius belongs to.
+        shape: &'static str,
+        /// The radius given.
+        radius: Real,
+    },
+    /// A polygon's rounding radius must be finite and not negative.
+    InvalidRoundingRadius {
+        /// The radius given.
+        radius: Real,
+    },
+    /// Rectangle half-extents must be finite and positive.
+    InvalidHalfExtents {
+        /// The half-width given.
+        half_width: Real,
+        /// The half-height given.
+        half_height: Real,
+    },
+    /// Ellipse radii must be finite and positive.
+    InvalidEllipseRadii {
+        /// The radius along the local x axis.
+        rx: Real,
+        /// The radius along the local y axis.
+        ry: Real,
+    },
+    /// A point has a NaN or infinite coordinate.
+    NonFinitePoint {
+        /// The point's position in the input.
+        index: usize,
+        /// The point itself.
+        point: Point,
+    },
+    /// A segment or capsule whose two end points coincide.
+    ZeroLength {
+        /// The kind of shape.
+        shape: &'static str,
+        /// The shared end point.
+        point: Point,
+    },
+    /// Fewer than three distinct, non-collinear points: the points span no area.
+    DegeneratePolygon {
+        /// How many points were given.
+        points: usize,
+        /// How many vertices their convex hull kept (fewer than 3).
+        hull_vertices: usize,
+    },
+    /// A stored polygon whose vertices are not a convex, counter-clockwise loop.
+    NotConvex {
+        /// The first vertex where the loop fails to turn left.
+        vertex: usize,
+    },
+    /// A density must be finite and not negative.
+    InvalidDensity {
+        /// The density given, in kg/m².
+        density: Real,
+    },
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ShapeError::InvalidRadius { shape, radius } => {
+                write!(f, "{shape} radius must be finite and greater than 0, got {radius}")
+            }
+            ShapeError::InvalidRoundingRadius { radius } => {
+                write!(f, "polygon rounding radius must be finite and at least 0, got {radius}")
+            }
+            ShapeError::InvalidHalfExtents { half_width, half_height } => write!(
+                f,
+                "rectangle half-extents must be finite and greater than 0, got ({half_width}, {half_height})"
+            ),
+            ShapeError::InvalidEllipseRadii { rx, ry } => {
+                write!(f, "ellipse radii must be finite and greater than 0, got ({rx}, {ry})")
+            }
+            ShapeError::NonFinitePoint { index, point } => {
+                write!(f, "point {index} is not finite: ({}, {})", point.x, point.y)
+            }
+            ShapeError::ZeroLength { shape, point } => write!(
+                f,
+                "{shape} end points coincide at ({}, {}): it has no length",
+                point.x, point.y
+            ),
+            ShapeError::DegeneratePolygon { points, hull_vertices } => write!(
+                f,
+                "polygon needs at least 3 distinct non-collinear points; the {points} points given \
+                 have a convex hull of {hull_vertices} vertices"
+            ),
+            ShapeError::NotConvex { vertex } => {
+                write!(f, "polygon is not a convex counter-clockwise loop at vertex {vertex}")
+            }
+            ShapeError::InvalidDensity { density } => {
+                write!(f, "density must be finite and at least 0 kg/m², got {density}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}

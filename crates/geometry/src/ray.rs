@@ -1,0 +1,123 @@
+//! Rays, ray hits, and the ray tests shared by several shapes.
+//!
+//! A ray is `origin + dir * t` for `t >= 0`; `dir` need not be unit, and a hit's
+//! `toi` is measured in multiples of `dir`, so a cast with `dir` = a displacement
+//! and `max_toi = 1` asks "does this motion hit the shape, and at what fraction?".
+//! A ray that starts inside a shape hits it at `toi = 0`; its normal is then the
+//! opposite of the ray's direction (there is no surface to report).
+
+use crate::math::{Point, Real, Vec2, cross, is_finite_point, is_finite_vec, right_perp, try_normalize};
+
+/// A half-line `origin + dir * t`, `t >= 0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ray {
+    /// Where the ray starts.
+    pub origin: Point,
+    /// The direction and the unit of `toi`; need not be unit length.
+    pub dir: Vec2,
+}
+
+/// Where a ray first meets a shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// Ray parameter of the hit: the hit point is `origin + dir * toi`.
+    pub toi: Real,
+    /// Unit outward surface normal at the hit point, in the frame of the query.
+    pub normal: Vec2,
+}
+
+impl Ray {
+    /// The ray from `origin` along `dir`.
+    #[inline]
+    pub fn new(origin: Point, dir: Vec2) -> Self {
+        Self { origin, dir }
+    }
+
+    /// The point at parameter `t`.
+    #[inline]
+    pub fn point_at(&self, t: Real) -> Point {
+        self.origin + self.dir * t
+    }
+
+    /// True when the ray can be cast: finite origin, finite non-zero direction.
+    #[inline]
+    pub fn is_castable(&self) -> bool {
+        is_finite_point(&self.origin) && is_finite_vec(&self.dir) && self.dir != Vec2::zeros()
+    }
+
+    /// The unit vector opposite to the ray, the normal reported for a ray that
+    /// starts inside a shape.
+    #[inline]
+    pub(crate) fn inside_normal(&self) -> Vec2 {
+        -try_normalize(&self.dir).unwrap_or_else(|| Vec2::new(1.0, 0.0))
+    }
+
+    /// The inside hit: `toi = 0`, normal against the ray.
+    #[inline]
+    pub(crate) fn inside_hit(&self) -> RayHit {
+        RayHit { toi: 0.0, normal: self.inside_normal() }
+    }
+}
+
+/// The first time in `[0, max_toi]` at which `ray` meets the disc of `radius`
+/// around `center`.
+pub(crate) fn ray_circle(ray: &Ray, center: &Point, radius: Real, max_toi: Real) -> Option<RayHit> {
+    let m = ray.origin - center;
+    let c = m.norm_squared() - radius * radius;
+    if c <= 0.0 {
+        return Some(ray.inside_hit());
+    }
+    let a = ray.dir.norm_squared();
+    let b = m.dot(&ray.dir);
+    if b >= 0.0 {
+        return None; // outside and moving away
+    }
+    // Solve a t² + 2 b t + c = 0 for the smaller root, in the form that does not
+    // subtract nearly equal numbers: t = c / (-b + sqrt(b² - a c)).
+    let disc = b * b - a * c;
+    if disc < 0.0 {
+        return None;
+    }
+    let t = c / (-b + disc.sqrt());
+    if t > max_toi {
+        return None;
+    }
+    let normal = try_normalize(&(m + ray.dir * t)).unwrap_or_else(|| ray.inside_normal());
+    Some(RayHit { toi: t, normal })
+}
+
+/// The first time in `[0, max_toi]` at which `ray` crosses the segment `a`–`b`
+/// from its front side, where the front is the side `right_perp(b - a)` points to.
+/// Rays running parallel to the segment do not cross it.
+pub(crate) fn ray_segment_front(ray: &Ray, a: &Point, b: &Point, max_toi: Real) -> Option<RayHit> {
+    let edge = b - a;
+    let normal = right_perp(&edge);
+    let denom = normal.dot(&ray.dir);
+    if denom >= 0.0 {
+        return None; // parallel or approaching from behind
+    }
+    let num = normal.dot(&(a - ray.origin));
+    if num > 0.0 {
+        return None; // origin behind the segment's line
+    }
+    let t = num / denom;
+    if t > max_toi {
+        return None;
+    }
+    // Where along the edge the crossing lies, as a fraction of its length.
+    let s = cross(&(ray.origin - a), &ray.dir) / cross(&edge, &ray.dir);
+    if !(0.0..=1.0).contains(&s) {
+        return None;
+    }
+    Some(RayHit { toi: t, normal: try_normalize(&normal)? })
+}
+
+/// The earlier of two optional hits.
+#[inline]
+pub(crate) fn earlier(a: Option<RayHit>, b: Option<RayHit>) -> Option<RayHit> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.toi < x.toi { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}

@@ -1,0 +1,174 @@
+//! [`Shape`]: the closed set of Lamina's built-in shapes, and the queries every
+//! shape answers, dispatched by an exhaustive match.
+
+use crate::aabb::Aabb;
+use crate::error::ShapeError;
+use crate::mass::MassProperties;
+use crate::math::{Isometry, Point, Real, Vec2};
+use crate::point_query::PointProjection;
+use crate::ray::{Ray, RayHit};
+use crate::shapes::{capsule::Capsule, circle::Circle, ellipse::Ellipse, polygon::Polygon, segment::Segment};
+use crate::support::SupportMap;
+
+/// A collision shape in its local frame.
+///
+/// The simple constructors ([`Shape::circle`], [`Shape::rectangle`], ...) never
+/// fail and do not check their arguments, so that building scenes stays terse;
+/// [`Shape::validate`] checks them, and the world calls it when a collider is added.
+/// [`Shape::polygon`] must compute a hull anyway, so it checks and returns a `Result`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A disc around the origin.
+    Circle(Circle),
+    /// A segment thickened by a radius.
+    Capsule(Capsule),
+    /// A segment (no area, no mass).
+    Segment(Segment),
+    /// A convex polygon, possibly rounded; boxes are polygons too.
+    Polygon(Polygon),
+    /// An axis-aligned ellipse around the origin.
+    Ellipse(Ellipse),
+}
+
+/// Calls the same method on whichever shape `self` holds.
+macro_rules! dispatch {
+    ($self:expr, $s:ident => $call:expr) => {
+        match $self {
+            Shape::Circle($s) => $call,
+            Shape::Capsule($s) => $call,
+            Shape::Segment($s) => $call,
+            Shape::Polygon($s) => $call,
+            Shape::Ellipse($s) => $call,
+        }
+    };
+}
+
+impl Shape {
+    /// A disc of `radius` around the local origin.
+    pub fn circle(radius: Real) -> Shape {
+        Shape::Circle(Circle { radius })
+    }
+
+    /// A box of the given half-extents centred on the local origin.
+    pub fn rectangle(half_width: Real, half_height: Real) -> Shape {
+        Shape::Polygon(Polygon::rectangle(half_width, half_height, 0.0))
+    }
+
+    /// A box of the given half-extents whose corners are rounded by `radius`
+    /// (the rounding adds to the extents).
+    pub fn rounded_rectangle(half_width: Real, half_height: Real, radius: Real) -> Shape {
+        Shape::Polygon(Polygon::rectangle(half_width, half_height, radius))
+    }
+
+    /// All points within `radius` of the segment `p1`–`p2`.
+    pub fn capsule(p1: Point, p2: Point, radius: Real) -> Shape {
+        Shape::Capsule(Capsule { a: p1, b: p2, radius })
+    }
+
+    /// The segment from `p1` to `p2`.
+    pub fn segment(p1: Point, p2: Point) -> Shape {
+        Shape::Segment(Segment { a: p1, b: p2 })
+    }
+
+    /// The convex hull of `points`, given in any order and any number.
+    ///
+    /// Fails for non-finite coordinates and for points that span no area (fewer
+    /// than three distinct, non-collinear points).
+    pub fn polygon(points: &[Point]) -> Result<Shape, ShapeError> {
+        Polygon::from_points(points, 0.0).map(Shape::Polygon)
+    }
+
+    /// The convex hull of `points`, rounded by `radius` (added outside the hull).
+    pub fn rounded_polygon(points: &[Point], radius: Real) -> Result<Shape, ShapeError> {
+        Polygon::from_points(points, radius).map(Shape::Polygon)
+    }
+
+    /// The ellipse with semi-axes `rx` (local x) and `ry` (local y).
+    pub fn ellipse(rx: Real, ry: Real) -> Shape {
+        Shape::Ellipse(Ellipse { rx, ry })
+    }
+
+    /// A short lowercase name of the shape's kind, for messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Shape::Circle(_) => "circle",
+            Shape::Capsule(_) => "capsule",
+            Shape::Segment(_) => "segment",
+            Shape::Polygon(_) => "polygon",
+            Shape::Ellipse(_) => "ellipse",
+        }
+    }
+
+    /// Checks every size and coordinate: finite, positive radii and extents,
+    /// distinct end points.
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        dispatch!(self, s => s.validate())
+    }
+
+    /// The radius by which the shape rounds its core (a point, a segment or a
+    /// polygon); 0 for shapes with no core, the segment and the ellipse.
+    pub fn rounding_radius(&self) -> Real {
+        match self {
+            Shape::Circle(c) => c.radius,
+            Shape::Capsule(c) => c.radius,
+            Shape::Polygon(p) => p.radius(),
+            Shape::Segment(_) | Shape::Ellipse(_) => 0.0,
+        }
+    }
+
+    /// The world-space bounding box of the shape placed at `pose`.
+    pub fn aabb(&self, pose: &Isometry) -> Aabb {
+        dispatch!(self, s => s.aabb(pose))
+    }
+
+    /// Mass, local centre of mass and inertia about it, for `density` in kg/m².
+    pub fn mass_properties(&self, density: Real) -> MassProperties {
+        dispatch!(self, s => s.mass_properties(density))
+    }
+
+    /// The first hit of `ray` (world frame) on the shape placed at `pose`, with
+    /// `toi <= max_toi`. Non-finite rays and rays of zero direction never hit.
+    pub fn cast_ray(&self, pose: &Isometry, ray: &Ray, max_toi: Real) -> Option<RayHit> {
+        if !ray.is_castable() || max_toi.is_nan() || max_toi < 0.0 {
+            return None;
+        }
+        let local = Ray::new(pose.inverse_transform_point(&ray.origin), pose.inverse_transform_vector(&ray.dir));
+        let hit = self.cast_local_ray(&local, max_toi)?;
+        Some(RayHit { toi: hit.toi, normal: pose.rotation * hit.normal })
+    }
+
+    /// [`Shape::cast_ray`] with the ray given in the shape's local frame.
+    pub fn cast_local_ray(&self, ray: &Ray, max_toi: Real) -> Option<RayHit> {
+        dispatch!(self, s => s.cast_local_ray(ray, max_toi))
+    }
+
+    /// The point of the shape's boundary closest to `point` (world frame), and
+    /// whether `point` is inside.
+    pub fn project_point(&self, pose: &Isometry, point: &Point) -> PointProjection {
+        let local = self.project_local_point(&pose.inverse_transform_point(point));
+        PointProjection { point: pose * local.point, is_inside: local.is_inside }
+    }
+
+    /// [`Shape::project_point`] in the shape's local frame.
+    pub fn project_local_point(&self, point: &Point) -> PointProjection {
+        dispatch!(self, s => s.project_local_point(point))
+    }
+
+    /// True when `point` (world frame) lies inside the shape or on its boundary.
+    pub fn contains_point(&self, pose: &Isometry, point: &Point) -> bool {
+        self.project_point(pose, point).is_inside
+    }
+
+    /// The distance from `point` (world frame) to the shape: 0 inside.
+    pub fn distance_to_point(&self, pose: &Isometry, point: &Point) -> Real {
+        let proj = self.project_point(pose, point);
+        if proj.is_inside { 0.0 } else { (proj.point - point).norm() }
+    }
+}
+
+impl SupportMap for Shape {
+    #[inline]
+    fn support_point(&self, dir: &Vec2) -> Point {
+        dispatch!(self, s => s.support_point(dir))
+    }
+}

@@ -1,0 +1,7 @@
+//! The concrete shapes, one file each.
+
+pub mod capsule;
+pub mod circle;
+pub mod ellipse;
+pub mod polygon;
+pub mod segment;

@@ -1,0 +1,51 @@
+//! Every tolerance in Lamina, with its unit and the reason for its size.
+//!
+//! Lamina is tuned for moving objects between 0.1 m and 10 m. Length tolerances
+//! are absolute (metres) where they describe contact behaviour, and relative to the
+//! size of the shapes where they describe floating-point round-off, so that a
+//! 10,000-vertex polygon at 10 km is treated as carefully as a unit box.
+
+use crate::math::Real;
+
+/// Collision and constraint tolerance, in metres: contacts may overlap by this
+/// much without being pushed apart, which keeps resting contacts from jittering.
+/// Half a centimetre is invisible at the sizes Lamina is tuned for.
+pub const LINEAR_SLOP: Real = 0.005;
+
+/// Distance, in metres, within which a pair of shapes already reports
+/// (speculative) contact points, so that the solver can stop a fast approach
+/// before the shapes overlap. Four slops, as in Box2D v3.
+pub const SPECULATIVE_DISTANCE: Real = 4.0 * LINEAR_SLOP;
+
+/// AABB margin, in metres, that the broad phase adds around a moving shape so
+/// that small motions do not touch the sweep-and-prune structure.
+pub const AABB_MARGIN: Real = 0.1;
+
+/// Relative tolerance (a fraction of the point cloud's extent) under which the
+/// convex hull treats points as coincident or collinear. A few ulps of the
+/// largest coordinate: anything finer is round-off, not geometry.
+pub const HULL_RELATIVE_TOLERANCE: Real = 4.0 * Real::EPSILON;
+
+/// Polygons with more vertices than this answer support queries by binary search
+/// over their edge-normal angles instead of a linear scan. Below it the scan is
+/// faster: it is branch-light and the vertices sit in one or two cache lines.
+pub const POLYGON_LINEAR_SCAN_MAX: usize = 24;
+
+/// Relative tolerance (a fraction of the shapes' size) at which GJK stops: a new
+/// support point that improves the distance bound by less than this is no
+/// progress. Polygons converge exactly; smooth shapes only approach the answer.
+pub const GJK_RELATIVE_TOLERANCE: Real = if cfg!(feature = "f64") { 1.0e-10 } else { 1.0e-5 };
+
+/// Iteration cap of GJK. Polygons converge in a handful of iterations; the cap
+/// only bounds smooth shapes, which creep towards the answer.
+pub const GJK_MAX_ITERATIONS: usize = 64;
+
+/// Relative tolerance at which EPA stops expanding its polytope.
+pub const EPA_RELATIVE_TOLERANCE: Real = if cfg!(feature = "f64") { 1.0e-10 } else { 1.0e-5 };
+
+/// Iteration cap of EPA. It usually converges in 4 to 5 iterations on polygons.
+pub const EPA_MAX_ITERATIONS: usize = 100;
+
+/// Iteration cap of the iterative root finders on smooth shapes (the closest point
+/// on an ellipse bisects; each step halves the interval).
+pub const ROOT_FINDER_MAX_ITERATIONS: usize = 200;

@@ -1,0 +1,24 @@
+//! Lamina: a 2D rigid-body physics engine.
+//!
+//! This facade re-exports the engine's crates under short names and gathers the
+//! everyday types in [`prelude`]:
+//!
+//! - [`geometry`]: shapes, support maps, AABBs, mass properties, ray casts, hulls.
+//! - [`narrowphase`]: GJK, EPA, contact manifolds, time of impact.
+//! - [`broadphase`]: sweep-and-prune with persistent pairs.
+//! - [`dynamics`]: bodies, colliders, the world and its solver.
+//!
+//! The scalar is [`prelude::Real`], `f32` by default and `f64` with the `f64` feature.
+
+pub use lamina_broadphase as broadphase;
+pub use lamina_dynamics as dynamics;
+pub use lamina_geometry as geometry;
+pub use lamina_narrowphase as narrowphase;
+
+/// The types most programs need, in one import: `use lamina::prelude::*;`.
+pub mod prelude {
+    pub use lamina_geometry::{
+        Aabb, Capsule, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection, Polygon, Ray, RayHit, Real,
+        Rotation, Segment, Shape, ShapeError, SupportMap, Vec2,
+    };
+}
