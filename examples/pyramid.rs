@@ -25,10 +25,7 @@ fn main() {
         block_mass.mass * poses.len() as Real
     );
     if let Some(b) = bounds {
-        println!(
-            "pyramid bounds: ({:.2}, {:.2}) to ({:.2}, {:.2})",
-            b.mins.x, b.mins.y, b.maxs.x, b.maxs.y
-        );
+        println!("pyramid bounds: ({:.2}, {:.2}) to ({:.2}, {:.2})", b.mins.x, b.mins.y, b.maxs.x, b.maxs.y);
     }
 
     // Drop a ray from above the apex: it must hit the top box, then the ground.

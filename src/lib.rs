@@ -18,7 +18,7 @@ pub use lamina_narrowphase as narrowphase;
 /// The types most programs need, in one import: `use lamina::prelude::*;`.
 pub mod prelude {
     pub use lamina_geometry::{
-        Aabb, Capsule, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection, Polygon, Ray, RayHit, Real,
-        Rotation, Segment, Shape, ShapeError, SupportMap, Vec2,
+        Aabb, Capsule, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection, Polygon, Ray,
+        RayHit, Real, Rotation, Segment, Shape, ShapeError, SupportMap, Vec2,
     };
 }

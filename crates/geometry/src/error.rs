@@ -86,11 +86,9 @@ impl fmt::Display for ShapeError {
             ShapeError::NonFinitePoint { index, point } => {
                 write!(f, "point {index} is not finite: ({}, {})", point.x, point.y)
             }
-            ShapeError::ZeroLength { shape, point } => write!(
-                f,
-                "{shape} end points coincide at ({}, {}): it has no length",
-                point.x, point.y
-            ),
+            ShapeError::ZeroLength { shape, point } => {
+                write!(f, "{shape} end points coincide at ({}, {}): it has no length", point.x, point.y)
+            }
             ShapeError::DegeneratePolygon { points, hull_vertices } => write!(
                 f,
                 "polygon needs at least 3 distinct non-collinear points; the {points} points given \

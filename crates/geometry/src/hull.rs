@@ -95,7 +95,8 @@ fn drop_flat_vertices(hull: &mut Vec<Point>, tolerance: Real) {
         if n < 3 {
             return;
         }
-        let flat = (0..n).find(|&i| !is_corner(&hull[(i + n - 1) % n], &hull[i], &hull[(i + 1) % n], tolerance));
+        let flat =
+            (0..n).find(|&i| !is_corner(&hull[(i + n - 1) % n], &hull[i], &hull[(i + 1) % n], tolerance));
         match flat {
             Some(i) => {
                 hull.remove(i);
@@ -132,10 +133,7 @@ mod tests {
     #[test]
     fn collinear_points_are_degenerate() {
         let pts: Vec<Point> = (0..10).map(|i| p(i as Real, 2.0 * i as Real)).collect();
-        assert_eq!(
-            convex_hull(&pts),
-            Err(ShapeError::DegeneratePolygon { points: 10, hull_vertices: 2 })
-        );
+        assert_eq!(convex_hull(&pts), Err(ShapeError::DegeneratePolygon { points: 10, hull_vertices: 2 }));
     }
 
     #[test]

@@ -21,11 +21,7 @@ pub struct MassProperties {
 
 impl MassProperties {
     /// No mass at the origin: the neutral element of [`MassProperties::combine`].
-    pub const ZERO: MassProperties = MassProperties {
-        mass: 0.0,
-        center: Point::new(0.0, 0.0),
-        inertia: 0.0,
-    };
+    pub const ZERO: MassProperties = MassProperties { mass: 0.0, center: Point::new(0.0, 0.0), inertia: 0.0 };
 
     /// The same mass seen from a frame in which the shape sits at `pose`.
     pub fn transformed(&self, pose: &Isometry) -> Self {
@@ -105,7 +101,11 @@ impl AreaMoments {
         }
         let c = self.first / self.area;
         let inertia_about_center = (self.second - self.area * c.norm_squared()).max(0.0);
-        MassProperties { mass: density * self.area, center: reference + c, inertia: density * inertia_about_center }
+        MassProperties {
+            mass: density * self.area,
+            center: reference + c,
+            inertia: density * inertia_about_center,
+        }
     }
 }
 

@@ -51,11 +51,7 @@ pub fn right_perp(v: &Vec2) -> Vec2 {
 #[inline]
 pub fn try_normalize(v: &Vec2) -> Option<Vec2> {
     let len = v.norm();
-    if len > 0.0 && len.is_finite() {
-        Some(v / len)
-    } else {
-        None
-    }
+    if len > 0.0 && len.is_finite() { Some(v / len) } else { None }
 }
 
 /// True when both components of `v` are finite.

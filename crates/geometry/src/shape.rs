@@ -16,6 +16,9 @@ use crate::support::SupportMap;
 /// fail and do not check their arguments, so that building scenes stays terse;
 /// [`Shape::validate`] checks them, and the world calls it when a collider is added.
 /// [`Shape::polygon`] must compute a hull anyway, so it checks and returns a `Result`.
+// Polygons are stored inline on purpose: a box's vertices and normals sit next to
+// the rest of the collider instead of behind a pointer the narrow phase must chase.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
     /// A disc around the origin.
@@ -132,7 +135,8 @@ impl Shape {
         if !ray.is_castable() || max_toi.is_nan() || max_toi < 0.0 {
             return None;
         }
-        let local = Ray::new(pose.inverse_transform_point(&ray.origin), pose.inverse_transform_vector(&ray.dir));
+        let local =
+            Ray::new(pose.inverse_transform_point(&ray.origin), pose.inverse_transform_vector(&ray.dir));
         let hit = self.cast_local_ray(&local, max_toi)?;
         Some(RayHit { toi: hit.toi, normal: pose.rotation * hit.normal })
     }

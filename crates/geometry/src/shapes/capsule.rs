@@ -82,7 +82,10 @@ impl Capsule {
         let dir = try_normalize(&d)
             .or_else(|| try_normalize(&right_perp(&(self.b - self.a))))
             .unwrap_or_else(|| Vec2::new(1.0, 0.0));
-        PointProjection { point: q + dir * self.radius, is_inside: d.norm_squared() <= self.radius * self.radius }
+        PointProjection {
+            point: q + dir * self.radius,
+            is_inside: d.norm_squared() <= self.radius * self.radius,
+        }
     }
 }
 

@@ -52,7 +52,8 @@ impl Ellipse {
     /// the unit disc and keeps the ray parameter, so it is a circle cast.
     pub fn cast_local_ray(&self, ray: &Ray, max_toi: Real) -> Option<RayHit> {
         let scale = Vec2::new(1.0 / self.rx, 1.0 / self.ry);
-        let unit = Ray::new(Point::from(ray.origin.coords.component_mul(&scale)), ray.dir.component_mul(&scale));
+        let unit =
+            Ray::new(Point::from(ray.origin.coords.component_mul(&scale)), ray.dir.component_mul(&scale));
         let hit = crate::ray::ray_circle(&unit, &Point::origin(), 1.0, max_toi)?;
         if hit.toi == 0.0 {
             return Some(ray.inside_hit());

@@ -13,7 +13,9 @@ use crate::aabb::Aabb;
 use crate::error::ShapeError;
 use crate::hull::convex_hull;
 use crate::mass::{AreaMoments, MassProperties};
-use crate::math::{Isometry, Point, Real, Vec2, cross, is_finite_point, pseudo_angle, right_perp, try_normalize};
+use crate::math::{
+    Isometry, Point, Real, Vec2, cross, is_finite_point, pseudo_angle, right_perp, try_normalize,
+};
 use crate::point_query::PointProjection;
 use crate::ray::{Ray, RayHit, earlier, ray_circle, ray_segment_front};
 use crate::shapes::segment::closest_on_segment;
@@ -82,14 +84,7 @@ impl Polygon {
         moments.add_polygon(hull.iter().map(|v| v - hull[0]));
         let centroid = moments.into_mass(1.0, &hull[0]).center;
         let angles = (n > POLYGON_LINEAR_SCAN_MAX).then(|| Box::new(NormalAngles::new(&normals)));
-        Self {
-            vertices: SmallVec::from_slice(hull),
-            normals,
-            radius,
-            centroid,
-            half_extents: None,
-            angles,
-        }
+        Self { vertices: SmallVec::from_slice(hull), normals, radius, centroid, half_extents: None, angles }
     }
 
     /// The vertices, counter-clockwise.
@@ -216,7 +211,7 @@ impl Polygon {
             for i in 0..n {
                 let (a, b) = (rel(&self.vertices[i]), rel(&self.vertices[(i + 1) % n]));
                 let offset = self.normals[i] * r;
-                m.add_polygon([a, b, b + offset, a + offset].into_iter());
+                m.add_polygon([a, a + offset, b + offset, b].into_iter());
                 let prev = self.normals[(i + n - 1) % n];
                 let here = self.normals[i];
                 let turn = cross(&prev, &here).atan2(prev.dot(&here));
@@ -296,7 +291,10 @@ impl Polygon {
         let q = self.closest_core_boundary_point(p);
         let d = p - q;
         let dir = try_normalize(&d).unwrap_or(self.normals[deepest]);
-        PointProjection { point: q + dir * self.radius, is_inside: d.norm_squared() <= self.radius * self.radius }
+        PointProjection {
+            point: q + dir * self.radius,
+            is_inside: d.norm_squared() <= self.radius * self.radius,
+        }
     }
 
     /// The edge with the largest signed distance `n·(p - v)` to `p`, and that distance.
@@ -330,11 +328,7 @@ impl Polygon {
 impl NormalAngles {
     fn new(normals: &[Vec2]) -> Self {
         let angles: Vec<Real> = normals.iter().map(pseudo_angle).collect();
-        let first_edge = angles
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.total_cmp(b.1))
-            .map_or(0, |(i, _)| i);
+        let first_edge = angles.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i);
         let sorted = angles[first_edge..].iter().chain(&angles[..first_edge]).copied().collect();
         Self { sorted, first_edge }
     }
