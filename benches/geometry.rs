@@ -22,11 +22,11 @@ fn random_cloud(n: usize) -> Vec<Point> {
 }
 
 /// A regular polygon with `n` vertices, given in shuffled order.
-fn regular_polygon(n: usize, radius: Real) -> Shape {
+fn regular_polygon(n: usize, radius: f64) -> Shape {
     let pts: Vec<Point> = (0..n)
         .map(|i| {
             let a = (i * 7919 % n) as f64 / n as f64 * std::f64::consts::TAU;
-            Point::new((radius as f64 * a.cos()) as Real, (radius as f64 * a.sin()) as Real)
+            Point::new((radius * a.cos()) as Real, (radius * a.sin()) as Real)
         })
         .collect();
     Shape::polygon(&pts).expect("a regular polygon spans an area")
