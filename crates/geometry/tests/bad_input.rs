@@ -1,5 +1,8 @@
 //! Bad sizes and coordinates: never a panic, always a typed error naming the value.
 
+// Oracles compute in f64; with the `f64` feature those casts are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
 mod common;
 use common::*;
 use lamina_geometry::{Isometry, Real, Shape, ShapeError, Vec2, validate_density};

@@ -2,6 +2,9 @@
 //! convex and counter-clockwise, its vertices are input points, and degenerate
 //! clouds are refused.
 
+// Oracles compute in f64; with the `f64` feature those casts are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
 mod common;
 use common::*;
 use lamina_geometry::{Point, Real, Shape, ShapeError, convex_hull};

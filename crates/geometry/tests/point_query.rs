@@ -1,6 +1,9 @@
 //! Point projection and containment against independent oracles: distances by
 //! dense boundary sampling, containment from each shape's definition.
 
+// Oracles compute in f64; with the `f64` feature those casts are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
 mod common;
 use common::*;
 use lamina_geometry::{Isometry, Real, Shape, Vec2};

@@ -1,6 +1,9 @@
 //! Support points against brute force (every vertex, or dense boundary samples
 //! for curved shapes), and bounding boxes against the points they must hold.
 
+// Oracles compute in f64; with the `f64` feature those casts are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
 mod common;
 use common::*;
 use lamina_geometry::{Isometry, Point, Real, Shape, SupportMap, Vec2};
