@@ -14,6 +14,8 @@ pub use lamina_broadphase as broadphase;
 pub use lamina_dynamics as dynamics;
 pub use lamina_geometry as geometry;
 pub use lamina_narrowphase as narrowphase;
+/// The pair queries (GJK, EPA, manifolds, time of impact): the narrow phase by its everyday name.
+pub use lamina_narrowphase as query;
 
 /// The types most programs need, in one import: `use lamina::prelude::*;`.
 pub mod prelude {

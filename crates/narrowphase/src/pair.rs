@@ -1,0 +1,86 @@
+//! A pair of shapes seen from A's frame: the cores, the radii and the relative
+//! transform that every query starts from.
+
+use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
+
+use crate::epa::{EpaOutput, epa};
+use crate::gjk::{GjkOutput, gjk_distance};
+use crate::shape_core::Core;
+
+/// Two shapes reduced to their cores, B placed in A's frame.
+pub(crate) struct CorePair<'a> {
+    pub a: Core<'a>,
+    pub b: Core<'a>,
+    pub radius_a: Real,
+    pub radius_b: Real,
+    /// B's frame to A's.
+    pub xf: Isometry,
+}
+
+/// How the cores relate: apart (GJK's closest points) or overlapping (EPA's answer).
+pub(crate) enum CoreContact {
+    Apart(GjkOutput),
+    Overlapping(EpaOutput),
+}
+
+/// Separation of two shapes along one normal, with a witness point on each, in A's frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Separation {
+    /// Signed distance: negative when overlapping.
+    pub distance: Real,
+    /// Unit normal from A to B.
+    pub normal: Vec2,
+    /// On A's surface.
+    pub point_a: Point,
+    /// On B's surface.
+    pub point_b: Point,
+}
+
+impl<'a> CorePair<'a> {
+    pub fn new(a: &'a Shape, pa: &Isometry, b: &'a Shape, pb: &Isometry) -> Self {
+        let (core_a, radius_a) = Core::of(a);
+        let (core_b, radius_b) = Core::of(b);
+        Self { a: core_a, b: core_b, radius_a, radius_b, xf: pa.inv_mul(pb) }
+    }
+
+    /// A vector roughly from B's core towards A's: GJK's first search direction.
+    pub fn guess(&self) -> Vec2 {
+        self.a.interior_point() - self.xf * self.b.interior_point()
+    }
+
+    /// GJK on the cores, then EPA if they overlap.
+    pub fn core_contact(&self) -> CoreContact {
+        let guess = self.guess();
+        let g = gjk_distance(&self.a, &self.b, &self.xf, &guess);
+        if g.overlapping {
+            CoreContact::Overlapping(epa(&self.a, &self.b, &self.xf, &g.simplex, &-guess))
+        } else {
+            CoreContact::Apart(g)
+        }
+    }
+
+    /// The signed separation of the full shapes, radii included.
+    pub fn separation(&self) -> Separation {
+        let (ra, rb) = (self.radius_a, self.radius_b);
+        match self.core_contact() {
+            CoreContact::Apart(g) => {
+                // Apart cores always have a direction; the fallback keeps this total.
+                let normal = g.normal().unwrap_or_else(|| {
+                    lamina_geometry::math::try_normalize(&-self.guess()).unwrap_or_else(Vec2::x)
+                });
+                Separation {
+                    distance: g.distance - ra - rb,
+                    normal,
+                    point_a: g.point_a + normal * ra,
+                    point_b: g.point_b - normal * rb,
+                }
+            }
+            CoreContact::Overlapping(e) => Separation {
+                distance: -(e.depth + ra + rb),
+                normal: e.normal,
+                point_a: e.point_a + e.normal * ra,
+                point_b: e.point_b - e.normal * rb,
+            },
+        }
+    }
+}
