@@ -77,26 +77,28 @@ pub fn polygon_distance(va: &[Point], vb: &[Point]) -> f64 {
     best
 }
 
-/// The overlap of the projections of two point sets on `axis`.
+/// How far B must move along `axis` to clear A: the top of A's projection on
+/// `axis` minus the bottom of B's.
 pub fn projected_overlap(va: &[Point], vb: &[Point], axis: &Vec2) -> f64 {
     let proj = |v: &[Point]| {
         v.iter()
             .map(|q| q.coords.dot(axis) as f64)
             .fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
     };
-    let ((a0, a1), (b0, b1)) = (proj(va), proj(vb));
-    a1.min(b1) - a0.max(b0)
+    let ((_, a_hi), (b_lo, _)) = (proj(va), proj(vb));
+    a_hi - b_lo
 }
 
 /// Penetration depth of two convex polygons by the separating-axis theorem: the
-/// least projection overlap over every edge normal of both.
+/// shortest move of B that clears A along any edge normal of either, in either
+/// direction (negative when they are apart).
 pub fn sat_depth(va: &[Point], vb: &[Point]) -> f64 {
     let mut best = f64::MAX;
     for v in [va, vb] {
         for i in 0..v.len() {
             let e = v[(i + 1) % v.len()] - v[i];
             let axis = Vec2::new(e.y, -e.x).normalize();
-            best = best.min(projected_overlap(va, vb, &axis));
+            best = best.min(projected_overlap(va, vb, &axis)).min(projected_overlap(va, vb, &-axis));
         }
     }
     best
