@@ -3,16 +3,34 @@
 //! impact, for every pair of [`lamina_geometry::Shape`]s and for user support maps.
 //!
 //! The facade exposes this crate as `lamina::query`. The everyday entry points are
-//! [`intersects`], [`distance`] and [`penetration`]; [`gjk`] and [`epa`] are
-//! available on their own for any [`lamina_geometry::SupportMap`].
+//! [`intersects`], [`distance`], [`penetration`] and [`contact_manifold`]; [`gjk`]
+//! and [`epa`] are available on their own for any [`lamina_geometry::SupportMap`].
+//!
+//! | file | what it does |
+//! |---|---|
+//! | `gjk.rs`, `simplex.rs` | GJK distance and overlap, the 2D simplex |
+//! | `epa.rs` | EPA penetration depth |
+//! | `shape_core.rs`, `pair.rs` | shapes as cores plus radii; a pair in A's frame |
+//! | `query.rs` | `intersects`, `distance`, `penetration` |
+//! | `manifold.rs` | manifold types and the shape-pair dispatch |
+//! | `pairs/` | circle–circle, polygon–circle, polygon–polygon (capsules, segments) |
+//! | `clip.rs`, `segment_distance.rs` | reference/incident clipping, segment closest points |
+//! | `general.rs` | the GJK/EPA manifold path for any convex pair |
 
 #![warn(missing_docs)]
 
+pub mod clip;
 pub mod epa;
+pub mod general;
 pub mod gjk;
+pub mod manifold;
 mod pair;
+pub mod pairs;
+pub mod poly_view;
 pub mod query;
+pub mod segment_distance;
 pub mod shape_core;
 pub mod simplex;
 
+pub use manifold::{ContactPoint, FeatureId, Manifold, contact_manifold};
 pub use query::{Distance, Penetration, distance, intersects, penetration};

@@ -1,0 +1,157 @@
+//! Contact manifolds: the up to two points where a pair touches, sharing one normal.
+//!
+//! [`contact_manifold`] dispatches on the pair of shape kinds to a dedicated pair
+//! function (circles, circle–polygon, and polygon–polygon, which also serves
+//! capsules and segments as two-vertex polygons) or to the general GJK/EPA path
+//! (ellipses, large polygons). Every pair function works in A's local frame and
+//! returns a [`LocalManifold`]; the dispatcher flips pairs it only knows one way
+//! round and maps the answer to the world.
+
+use arrayvec::ArrayVec;
+use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
+
+use crate::general::collide_general;
+use crate::pairs::{collide_circle_polygon, collide_circles, collide_polygons};
+use crate::poly_view::PolyView;
+
+/// Which features of A and B made a contact point: stable from step to step
+/// while the contact persists, so that its impulse can warm-start the solver.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FeatureId {
+    /// A vertex or edge index of shape A.
+    pub a: u32,
+    /// A vertex or edge index of shape B.
+    pub b: u32,
+}
+
+impl FeatureId {
+    /// The id of the features `a` of shape A and `b` of shape B.
+    #[inline]
+    pub fn new(a: usize, b: usize) -> Self {
+        Self { a: a as u32, b: b as u32 }
+    }
+
+    /// The same contact seen with A and B swapped.
+    #[inline]
+    pub fn flipped(self) -> Self {
+        Self { a: self.b, b: self.a }
+    }
+}
+
+/// One contact point of a manifold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPoint {
+    /// World position, midway between the two surfaces.
+    pub point: Point,
+    /// Signed distance between the surfaces along the normal: negative when
+    /// overlapping, positive for a speculative point.
+    pub separation: Real,
+    /// The features that made the point.
+    pub id: FeatureId,
+    /// The same point in shape A's local frame (precise far from the origin).
+    pub local_a: Point,
+    /// The same point in shape B's local frame.
+    pub local_b: Point,
+}
+
+/// The contact between two shapes: a normal and up to two points.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Manifold {
+    /// Unit normal from A to B (world frame); zero when there are no points.
+    pub normal: Vec2,
+    /// The live points: `points.len()` is the count.
+    pub points: ArrayVec<ContactPoint, 2>,
+}
+
+/// A contact point in A's frame, as pair functions produce it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LocalPoint {
+    /// Midway between the surfaces, A's frame.
+    pub point: Point,
+    /// Signed distance between the surfaces.
+    pub separation: Real,
+    /// The features that made the point.
+    pub id: FeatureId,
+}
+
+/// A manifold in A's frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LocalManifold {
+    /// Unit normal from A to B, A's frame.
+    pub normal: Vec2,
+    /// Up to two points.
+    pub points: ArrayVec<LocalPoint, 2>,
+}
+
+impl LocalManifold {
+    /// A manifold of one point.
+    pub fn single(normal: Vec2, point: LocalPoint) -> Self {
+        let mut points = ArrayVec::new();
+        points.push(point);
+        Self { normal, points }
+    }
+
+    /// The same contact with A and B swapped, where `xf` places B in A's frame:
+    /// the result is in B's frame.
+    pub fn flipped(&self, xf: &Isometry) -> Self {
+        let points = self
+            .points
+            .iter()
+            .map(|p| LocalPoint {
+                point: xf.inverse_transform_point(&p.point),
+                separation: p.separation,
+                id: p.id.flipped(),
+            })
+            .collect();
+        Self { normal: -xf.rotation.inverse_transform_vector(&self.normal), points }
+    }
+
+    /// Maps the manifold to the world, A being at `pa` and B at `pb`.
+    pub fn to_world(&self, pa: &Isometry, pb: &Isometry) -> Manifold {
+        let points = self
+            .points
+            .iter()
+            .map(|p| {
+                let world = pa * p.point;
+                ContactPoint {
+                    point: world,
+                    separation: p.separation,
+                    id: p.id,
+                    local_a: p.point,
+                    local_b: pb.inverse_transform_point(&world),
+                }
+            })
+            .collect();
+        let normal = if self.points.is_empty() { Vec2::zeros() } else { pa.rotation * self.normal };
+        Manifold { normal, points }
+    }
+}
+
+/// The contact manifold of A and B: up to two points sharing a normal from A to
+/// B, including speculative points of pairs less than `margin` apart.
+pub fn contact_manifold(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, margin: Real) -> Manifold {
+    let xf = pa.inv_mul(pb);
+    local_manifold(a, b, &xf, margin).to_world(pa, pb)
+}
+
+/// [`contact_manifold`] in A's frame, with B placed by `xf` (B's frame to A's).
+pub fn local_manifold(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
+    let margin = if margin.is_finite() { margin.max(0.0) } else { 0.0 };
+    match (a, b) {
+        (Shape::Circle(ca), Shape::Circle(cb)) => collide_circles(ca, cb, xf, margin),
+        (Shape::Circle(_), _) if PolyView::fits(b) => flip(b, a, xf, margin),
+        (_, Shape::Circle(cb)) if PolyView::fits(a) => {
+            collide_circle_polygon(&PolyView::local(a), cb, xf, margin)
+        }
+        _ if PolyView::fits(a) && PolyView::fits(b) => {
+            collide_polygons(&PolyView::local(a), &PolyView::placed(b, xf), margin)
+        }
+        _ => collide_general(a, b, xf, margin),
+    }
+}
+
+/// Collides B with A and swaps the answer back.
+fn flip(b: &Shape, a: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
+    let inverse = xf.inverse();
+    local_manifold(b, a, &inverse, margin).flipped(&inverse)
+}

@@ -1,0 +1,9 @@
+//! Dedicated pair functions, one file per pair of shape kinds.
+
+mod circles;
+mod polygon_circle;
+mod polygons;
+
+pub use circles::collide_circles;
+pub use polygon_circle::collide_circle_polygon;
+pub use polygons::collide_polygons;

@@ -1,0 +1,87 @@
+//! Small convex polygons, capsules and segments seen alike: up to
+//! [`MAX_SAT_VERTICES`] vertices with edge normals and a radius, in a chosen
+//! frame. The separating-axis pair functions work on this one form.
+
+use lamina_geometry::math::right_perp;
+use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
+
+/// Polygons with at most this many vertices collide by the separating-axis
+/// test, whose cost grows with the product of the vertex counts; larger ones take
+/// the GJK path, whose support queries are logarithmic.
+pub const MAX_SAT_VERTICES: usize = 8;
+
+/// A convex polygon of 2 to [`MAX_SAT_VERTICES`] vertices (2 for a segment, whose
+/// two "edges" are its two sides), counter-clockwise, with a rounding radius.
+#[derive(Clone, Copy, Debug)]
+pub struct PolyView {
+    /// Vertices; the first `count` are live.
+    pub vertices: [Point; MAX_SAT_VERTICES],
+    /// Outward unit normal of edge `i` (vertex `i` to `i + 1`).
+    pub normals: [Vec2; MAX_SAT_VERTICES],
+    /// How many vertices.
+    pub count: usize,
+    /// Rounding radius.
+    pub radius: Real,
+}
+
+impl PolyView {
+    /// True for shapes this form holds: small polygons, capsules and segments.
+    pub fn fits(shape: &Shape) -> bool {
+        match shape {
+            Shape::Polygon(p) => p.vertices().len() <= MAX_SAT_VERTICES,
+            Shape::Capsule(_) | Shape::Segment(_) => true,
+            Shape::Circle(_) | Shape::Ellipse(_) => false,
+        }
+    }
+
+    /// The shape in its own frame. `shape` must [`fit`](PolyView::fits).
+    pub fn local(shape: &Shape) -> Self {
+        Self::placed(shape, &Isometry::identity())
+    }
+
+    /// The shape placed by `xf`. `shape` must [`fit`](PolyView::fits).
+    pub fn placed(shape: &Shape, xf: &Isometry) -> Self {
+        let mut view = PolyView {
+            vertices: [Point::origin(); MAX_SAT_VERTICES],
+            normals: [Vec2::zeros(); MAX_SAT_VERTICES],
+            count: 0,
+            radius: 0.0,
+        };
+        match shape {
+            Shape::Polygon(p) => {
+                view.count = p.vertices().len().min(MAX_SAT_VERTICES);
+                for i in 0..view.count {
+                    view.vertices[i] = xf * p.vertices()[i];
+                    view.normals[i] = xf.rotation * p.normals()[i];
+                }
+                view.radius = p.radius();
+            }
+            Shape::Capsule(c) => view.set_segment(xf * c.a, xf * c.b, c.radius),
+            Shape::Segment(s) => view.set_segment(xf * s.a, xf * s.b, 0.0),
+            Shape::Circle(_) | Shape::Ellipse(_) => {}
+        }
+        view
+    }
+
+    fn set_segment(&mut self, a: Point, b: Point, radius: Real) {
+        let n = lamina_geometry::math::try_normalize(&right_perp(&(b - a))).unwrap_or_else(Vec2::y);
+        self.vertices[0] = a;
+        self.vertices[1] = b;
+        self.normals[0] = n;
+        self.normals[1] = -n;
+        self.count = 2;
+        self.radius = radius;
+    }
+
+    /// The live vertices.
+    #[inline]
+    pub fn vertices(&self) -> &[Point] {
+        &self.vertices[..self.count]
+    }
+
+    /// The index after `i`, cyclically.
+    #[inline]
+    pub fn next(&self, i: usize) -> usize {
+        if i + 1 == self.count { 0 } else { i + 1 }
+    }
+}
