@@ -119,6 +119,20 @@ impl Shape {
         }
     }
 
+    /// The largest distance from the local origin to a point of the shape: how
+    /// far any point can travel when the shape turns about its origin.
+    pub fn local_bounding_radius(&self) -> Real {
+        match self {
+            Shape::Circle(c) => c.radius,
+            Shape::Capsule(c) => c.a.coords.norm().max(c.b.coords.norm()) + c.radius,
+            Shape::Segment(s) => s.a.coords.norm().max(s.b.coords.norm()),
+            Shape::Polygon(p) => {
+                p.vertices().iter().map(|v| v.coords.norm()).fold(0.0, Real::max) + p.radius()
+            }
+            Shape::Ellipse(e) => e.rx.max(e.ry),
+        }
+    }
+
     /// The world-space bounding box of the shape placed at `pose`.
     pub fn aabb(&self, pose: &Isometry) -> Aabb {
         dispatch!(self, s => s.aabb(pose))

@@ -16,6 +16,7 @@
 //! | `pairs/` | circle–circle, polygon–circle, polygon–polygon (capsules, segments) |
 //! | `clip.rs`, `segment_distance.rs` | reference/incident clipping, segment closest points |
 //! | `general.rs` | the GJK/EPA manifold path for any convex pair |
+//! | `toi.rs` | time of impact by conservative advancement, linear shape casts |
 
 #![warn(missing_docs)]
 
@@ -31,6 +32,8 @@ pub mod query;
 pub mod segment_distance;
 pub mod shape_core;
 pub mod simplex;
+pub mod toi;
 
 pub use manifold::{ContactPoint, FeatureId, Manifold, contact_manifold};
 pub use query::{Distance, Penetration, distance, intersects, penetration};
+pub use toi::{Toi, ToiStatus, Velocity, cast_shape, time_of_impact, time_of_impact_within};
