@@ -20,6 +20,9 @@ pub fn convex_hull(points: &[Point]) -> Result<Vec<Point>, ShapeError> {
     if let Some((index, point)) = points.iter().enumerate().find(|(_, p)| !is_finite_point(p)) {
         return Err(ShapeError::NonFinitePoint { index, point: *point });
     }
+    if let Some(hull) = as_convex_loop(points) {
+        return Ok(hull);
+    }
     let mut sorted = points.to_vec();
     sorted.sort_unstable_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     sorted.dedup();
@@ -32,6 +35,40 @@ pub fn convex_hull(points: &[Point]) -> Result<Vec<Point>, ShapeError> {
         return Err(ShapeError::DegeneratePolygon { points: points.len(), hull_vertices: hull.len() });
     }
     Ok(hull)
+}
+
+/// The points themselves, counter-clockwise, when they already are the corners
+/// of a convex polygon in order (either winding): the common case of a polygon
+/// given by its outline, answered in O(n) without sorting.
+///
+/// Every vertex must be a strict left turn (or, for a clockwise loop, a strict
+/// right turn) within the hull's tolerance, and the edge directions must sweep
+/// round exactly once, which rules out self-intersecting stars.
+fn as_convex_loop(points: &[Point]) -> Option<Vec<Point>> {
+    let n = points.len();
+    if n < 3 {
+        return None;
+    }
+    let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
+    let extent = (hi - lo).amax().max(lo.coords.amax()).max(hi.coords.amax());
+    let tolerance = HULL_RELATIVE_TOLERANCE * extent;
+    let signed_area = (0..n).map(|i| cross(&points[i].coords, &points[(i + 1) % n].coords)).sum::<Real>();
+    let ccw = signed_area > 0.0;
+    let at = |i: usize| if ccw { points[i % n] } else { points[(n - i % n) % n] };
+    let mut descents = 0;
+    let mut last_angle = crate::math::pseudo_angle(&(at(1) - at(0)));
+    for i in 0..n {
+        let (a, b, c) = (at(i), at(i + 1), at(i + 2));
+        if !is_corner(&a, &b, &c, tolerance) {
+            return None;
+        }
+        let angle = crate::math::pseudo_angle(&(c - b));
+        if angle < last_angle {
+            descents += 1;
+        }
+        last_angle = angle;
+    }
+    (descents == 1).then(|| (0..n).map(at).collect())
 }
 
 /// The largest side of the cloud's bounding box, and at least its largest
@@ -134,6 +171,35 @@ mod tests {
     fn collinear_points_are_degenerate() {
         let pts: Vec<Point> = (0..10).map(|i| p(i as Real, 2.0 * i as Real)).collect();
         assert_eq!(convex_hull(&pts), Err(ShapeError::DegeneratePolygon { points: 10, hull_vertices: 2 }));
+    }
+
+    #[test]
+    fn convex_loops_keep_their_vertices_in_either_winding() {
+        let ccw: Vec<Point> = (0..7)
+            .map(|i| {
+                let a = i as Real * 0.9;
+                p(a.cos() * 2.0, a.sin() * 2.0)
+            })
+            .collect();
+        let hull = convex_hull(&ccw).unwrap();
+        assert_eq!(hull, ccw);
+        let cw: Vec<Point> = ccw.iter().rev().copied().collect();
+        let from_cw = convex_hull(&cw).unwrap();
+        assert_eq!(from_cw.len(), 7);
+        assert!(ccw.iter().all(|v| from_cw.contains(v)));
+    }
+
+    #[test]
+    fn a_star_that_winds_twice_is_not_taken_as_a_loop() {
+        // A pentagram: every turn is to the left, but its edges sweep round twice.
+        let star: Vec<Point> = (0..5)
+            .map(|i| {
+                let a = i as Real * 4.0 * crate::math::PI / 5.0;
+                p(a.cos(), a.sin())
+            })
+            .collect();
+        assert!(as_convex_loop(&star).is_none());
+        assert_eq!(convex_hull(&star).unwrap().len(), 5);
     }
 
     #[test]

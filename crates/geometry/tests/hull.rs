@@ -62,6 +62,20 @@ proptest! {
     }
 
     #[test]
+    fn an_outline_in_either_winding_from_any_start_gives_the_same_hull(points in cloud(80), start in 0usize..80, cw in any::<bool>()) {
+        let Ok(hull) = convex_hull(&points) else { return Ok(()); };
+        let n = hull.len();
+        let mut outline: Vec<Point> = (0..n).map(|i| hull[(i + start) % n]).collect();
+        if cw {
+            outline.reverse();
+        }
+        let again = convex_hull(&outline).unwrap();
+        prop_assert_eq!(again.len(), n);
+        prop_assert!(hull.iter().all(|v| again.contains(v)));
+        check_hull(&outline, &again)?;
+    }
+
+    #[test]
     fn points_on_a_grid_with_many_collinear_points(w in 2usize..12, h in 2usize..12) {
         let points: Vec<Point> = (0..w * h).map(|i| p((i % w) as Real, (i / w) as Real)).collect();
         let hull = convex_hull(&points).unwrap();
