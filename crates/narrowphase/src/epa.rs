@@ -68,7 +68,22 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     simplex: &Simplex,
     towards_b: &Vec2,
 ) -> EpaOutput {
+    epa_traced(a, b, xf, simplex, towards_b, |_| {})
+}
+
+/// [`epa`], calling `trace` with the polytope (counter-clockwise) after it is
+/// built and after every expansion: for figures and debugging. The no-op
+/// closure that [`epa`] passes compiles away.
+pub fn epa_traced<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    xf: &Isometry,
+    simplex: &Simplex,
+    towards_b: &Vec2,
+    mut trace: impl FnMut(&[SupportPoint]),
+) -> EpaOutput {
     let mut poly = Polytope::from_simplex(a, b, xf, simplex, towards_b);
+    trace(poly.points());
     let scale = poly.points().iter().map(|p| p.w.norm()).fold(Real::MIN_POSITIVE.sqrt(), Real::max);
     let tolerance = EPA_RELATIVE_TOLERANCE * scale;
 
@@ -85,6 +100,7 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             break;
         }
         poly.insert_after(edge.start, p);
+        trace(poly.points());
         iterations += 1;
         best = poly.closest_edge();
     }

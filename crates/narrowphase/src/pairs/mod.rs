@@ -6,4 +6,4 @@ mod polygons;
 
 pub use circles::collide_circles;
 pub use polygon_circle::collide_circle_polygon;
-pub use polygons::collide_polygons;
+pub use polygons::{ClipFeatures, clip_features, collide_polygons};

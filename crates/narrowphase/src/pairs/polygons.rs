@@ -21,27 +21,49 @@ use crate::manifold::{FeatureId, LocalManifold, LocalPoint};
 use crate::poly_view::PolyView;
 use crate::segment_distance::segment_closest_parameters;
 
-/// Polygon A and polygon B, both given in A's frame.
-pub fn collide_polygons(a: &PolyView, b: &PolyView, margin: Real) -> LocalManifold {
+/// The features a polygon pair's contact is built from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipFeatures {
+    /// True when B holds the reference edge.
+    pub flip: bool,
+    /// The reference edge (on B when `flip`, else on A).
+    pub reference_edge: usize,
+    /// The incident edge, on the other polygon.
+    pub incident_edge: usize,
+    /// The largest separation over all edge normals (negative when overlapping).
+    pub separation: Real,
+}
+
+/// The reference and incident edges of polygons A and B (both in A's frame), or
+/// `None` when they are farther apart than `margin` plus their radii.
+pub fn clip_features(a: &PolyView, b: &PolyView, margin: Real) -> Option<ClipFeatures> {
     let (edge_a, separation_a) = max_separation(a, b);
     let (edge_b, separation_b) = max_separation(b, a);
-    let radius = a.radius + b.radius;
-    if separation_a.max(separation_b) > margin + radius {
-        return LocalManifold::default();
+    if separation_a.max(separation_b) > margin + a.radius + b.radius {
+        return None;
     }
     let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
-    let (reference, incident, ref_edge, separation) =
+    let (reference, incident, reference_edge, separation) =
         if flip { (b, a, edge_b, separation_b) } else { (a, b, edge_a, separation_a) };
-    let inc_edge = most_opposed_edge(incident, &reference.normals[ref_edge]);
-    let ref_e = edge_of(reference, ref_edge);
-    let inc_e = edge_of(incident, inc_edge);
+    let incident_edge = most_opposed_edge(incident, &reference.normals[reference_edge]);
+    Some(ClipFeatures { flip, reference_edge, incident_edge, separation })
+}
 
-    let mut manifold = if separation > 0.1 * LINEAR_SLOP {
+/// Polygon A and polygon B, both given in A's frame.
+pub fn collide_polygons(a: &PolyView, b: &PolyView, margin: Real) -> LocalManifold {
+    let Some(f) = clip_features(a, b, margin) else {
+        return LocalManifold::default();
+    };
+    let (reference, incident) = if f.flip { (b, a) } else { (a, b) };
+    let ref_e = edge_of(reference, f.reference_edge);
+    let inc_e = edge_of(incident, f.incident_edge);
+
+    let mut manifold = if f.separation > 0.1 * LINEAR_SLOP {
         closest_features(&ref_e, &inc_e, margin).unwrap_or_else(|| clipped(&ref_e, &inc_e, margin))
     } else {
         clipped(&ref_e, &inc_e, margin)
     };
-    if flip {
+    if f.flip {
         manifold.normal = -manifold.normal;
         for p in &mut manifold.points {
             p.id = p.id.flipped();
