@@ -52,11 +52,15 @@ pub fn clip(reference: &Edge, incident: &Edge, margin: Real) -> ArrayVec<LocalPo
         ((incident.v2, a2, incident.id2), (incident.v1, a1, incident.id1))
     };
 
-    // Cut the incident edge at the side planes (parameters 0 and `length`).
+    // Cut the incident edge at the side planes (parameters 0 and `length`). An
+    // edge wholly beyond one side plane does not face the reference edge at all.
+    if aq < 0.0 || ap > length {
+        return out;
+    }
     let span = aq - ap;
     let at = |s: Real| if span > 0.0 { p + (q - p) * ((s - ap) / span) } else { p };
-    let lower = if ap < 0.0 && aq > 0.0 { at(0.0) } else { p };
-    let upper = if aq > length && ap < length { at(length) } else { q };
+    let lower = if ap < 0.0 { at(0.0) } else { p };
+    let upper = if aq > length { at(length) } else { q };
 
     let radius = reference.radius + incident.radius;
     for (x, ref_id, inc_id) in [(lower, reference.id1, pid), (upper, reference.id2, qid)] {

@@ -58,11 +58,21 @@ pub fn collide_polygons(a: &PolyView, b: &PolyView, margin: Real) -> LocalManifo
     let ref_e = edge_of(reference, f.reference_edge);
     let inc_e = edge_of(incident, f.incident_edge);
 
-    let mut manifold = if f.separation > 0.1 * LINEAR_SLOP {
-        closest_features(&ref_e, &inc_e, margin).unwrap_or_else(|| clipped(&ref_e, &inc_e, margin))
+    let apart = f.separation > 0.1 * LINEAR_SLOP;
+    let mut manifold = if apart {
+        closest_features(&ref_e, &inc_e, margin, true).unwrap_or_else(|| clipped(&ref_e, &inc_e, margin))
     } else {
         clipped(&ref_e, &inc_e, margin)
     };
+    if manifold.points.is_empty() {
+        // Parallel edges that do not overlap along the reference edge: the
+        // contact is at their nearest ends.
+        manifold = if apart {
+            closest_features(&ref_e, &inc_e, margin, false).unwrap_or_default()
+        } else {
+            deepest_incident_end(&ref_e, &inc_e, margin)
+        };
+    }
     if f.flip {
         manifold.normal = -manifold.normal;
         for p in &mut manifold.points {
@@ -107,13 +117,19 @@ fn clipped(reference: &Edge, incident: &Edge, margin: Real) -> LocalManifold {
 const EDGE_FEATURE: usize = 1 << 16;
 
 /// The contact of two apart cores through their closest points, unless the two
-/// edges face each other squarely (then they are clipped, for two points).
+/// edges face each other squarely and `clip_facing` asks for those to be
+/// clipped, for two points.
 ///
 /// Clipping measures separation along the reference normal, which overstates
 /// the distance when a corner faces a tilted edge; the closest points give the
 /// true distance and direction, so a speculative contact is never reported
 /// farther than the shapes really are.
-fn closest_features(reference: &Edge, incident: &Edge, margin: Real) -> Option<LocalManifold> {
+fn closest_features(
+    reference: &Edge,
+    incident: &Edge,
+    margin: Real,
+    clip_facing: bool,
+) -> Option<LocalManifold> {
     let (s, t) = segment_closest_parameters(&reference.v1, &reference.v2, &incident.v1, &incident.v2);
     let on_ref = reference.v1 + (reference.v2 - reference.v1) * s;
     let on_inc = incident.v1 + (incident.v2 - incident.v1) * t;
@@ -125,7 +141,7 @@ fn closest_features(reference: &Edge, incident: &Edge, margin: Real) -> Option<L
     let normal = offset / distance;
     let facing =
         normal.dot(&reference.normal) >= FACING_COS && -incident.normal.dot(&reference.normal) >= FACING_COS;
-    if facing {
+    if facing && clip_facing {
         return None;
     }
     let separation = distance - reference.radius - incident.radius;
@@ -140,4 +156,26 @@ fn closest_features(reference: &Edge, incident: &Edge, margin: Real) -> Option<L
     let point = nalgebra::center(&(on_ref + normal * reference.radius), &(on_inc - normal * incident.radius));
     let id = FeatureId::new(feature(s, reference), feature(t, incident));
     Some(LocalManifold::single(normal, LocalPoint { point, separation, id }))
+}
+
+/// One point at the end of the incident edge deepest behind the reference face:
+/// the fallback for overlapping cores whose edges give nothing to clip.
+fn deepest_incident_end(reference: &Edge, incident: &Edge, margin: Real) -> LocalManifold {
+    let n = reference.normal;
+    let depth = |x: &lamina_geometry::Point| n.dot(&(x - reference.v1));
+    let (x, id) = if depth(&incident.v1) <= depth(&incident.v2) {
+        (incident.v1, incident.id1)
+    } else {
+        (incident.v2, incident.id2)
+    };
+    let d = depth(&x);
+    let separation = d - reference.radius - incident.radius;
+    if separation > margin {
+        return LocalManifold::default();
+    }
+    let point = x + n * (0.5 * (reference.radius - incident.radius - d));
+    LocalManifold::single(
+        n,
+        LocalPoint { point, separation, id: FeatureId::new(EDGE_FEATURE + reference.id1, id) },
+    )
 }
