@@ -1,0 +1,37 @@
+//! Proxies: what the broad phase stores per key.
+//!
+//! Proxies live in a `Vec` indexed by a dense `u32` id, with a free list, so that
+//! the hot loops index arrays instead of hashing the caller's keys. Ids are reused
+//! last-freed-first; since every output is ordered by key, reuse never shows.
+
+use crate::region::CellRange;
+use lamina_geometry::Aabb;
+
+/// Where a proxy is registered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Placement {
+    /// Not registered anywhere (a free slot).
+    Detached,
+    /// In the regions of `range`: `regions[..count]`, in the row-by-row order of
+    /// [`CellRange::cells`].
+    Grid { range: CellRange, regions: [u32; 4], count: u8 },
+    /// In the list of proxies too large for the grid, at index `slot`.
+    Large { slot: u32 },
+}
+
+/// One proxy.
+#[derive(Clone, Debug)]
+pub(crate) struct Proxy<K> {
+    /// The caller's key (stale in a free slot).
+    pub(crate) key: K,
+    /// The fat box: the tight box grown by the margin when it was last moved. Pairs
+    /// and queries are defined over this box.
+    pub(crate) fat: Aabb,
+    pub(crate) placement: Placement,
+    /// False for a slot on the free list.
+    pub(crate) live: bool,
+    /// In the list of proxies whose pairs `update_pairs` must recompute. Stays set
+    /// when the proxy is removed, so that a new proxy reusing the slot is not
+    /// queued twice.
+    pub(crate) queued: bool,
+}

@@ -1,0 +1,443 @@
+//! The large-world split: a sparse grid of square regions, each its own
+//! sweep-and-prune with its own sweep axis.
+//!
+//! One sorted axis for the whole world has a classic failure: proxies that share a
+//! range of the sweep axis (a tall stack, a column of pyramids, a row of boxes
+//! when the axis is the other one) all overlap there, and every query walks
+//! through all of them. Cutting the world into regions bounds that walk by the
+//! population of one region, and letting each region choose its own axis (the
+//! one along which its proxies' centres spread the most) makes the walk short
+//! inside a crowded region too: a tall stack's region sweeps along y, a row of
+//! pyramids' regions along x.
+//!
+//! A proxy lives in every region its fat box touches, at most 2 × 2 when the
+//! region size exceeds the proxy's size. Bigger proxies (the ground, walls) do
+//! not enter the grid at all; the broad phase keeps them in a short list that
+//! every query checks directly.
+//!
+//! A pair of boxes that overlaps in several regions must be reported once. It is
+//! reported by the region that holds the lower corner of the two boxes'
+//! intersection, `(max(a.min.x, b.min.x), max(a.min.y, b.min.y))`: a point that
+//! lies in both boxes, so its region is one both proxies are registered in.
+
+use crate::hash::FastBuild;
+use crate::sap::{Axis, Entry, SortedAxis};
+use lamina_geometry::{Aabb, Point, Real};
+use std::collections::HashMap;
+
+/// Cell coordinates are clamped to `±CELL_LIMIT`, so that any finite box maps to
+/// finite cells and differences of cell coordinates never overflow an `i32`.
+/// Boxes beyond the limit (more than 5 × 10⁸ regions from the origin) share the
+/// border cells, which is slower but still exact.
+const CELL_LIMIT: i32 = 1 << 29;
+
+/// A region must see its proxies' centres spread this many times more (in
+/// variance) along the other axis before it switches axis. Without the gap a
+/// region whose proxies spread about equally would flip, and re-sort, every step.
+const AXIS_SWITCH_RATIO: f64 = 2.0;
+
+/// Regions with fewer proxies than this keep their axis: any scan of them is short.
+const AXIS_SWITCH_MIN_PROXIES: u32 = 4;
+
+/// The integer coordinates of a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Cell {
+    pub(crate) x: i32,
+    pub(crate) y: i32,
+}
+
+/// An inclusive rectangle of cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CellRange {
+    pub(crate) min: Cell,
+    pub(crate) max: Cell,
+}
+
+impl CellRange {
+    /// True when the range spans at most 2 × 2 cells: a proxy that may enter the grid.
+    #[inline]
+    pub(crate) fn fits_grid(&self) -> bool {
+        self.max.x - self.min.x <= 1 && self.max.y - self.min.y <= 1
+    }
+
+    /// True when the range is one cell.
+    #[inline]
+    pub(crate) fn is_single(&self) -> bool {
+        self.min == self.max
+    }
+
+    /// The number of cells in the range.
+    #[inline]
+    pub(crate) fn cell_count(&self) -> u64 {
+        ((self.max.x - self.min.x) as u64 + 1) * ((self.max.y - self.min.y) as u64 + 1)
+    }
+
+    /// True when `cell` lies in the range.
+    #[inline]
+    pub(crate) fn contains(&self, cell: Cell) -> bool {
+        self.min.x <= cell.x && cell.x <= self.max.x && self.min.y <= cell.y && cell.y <= self.max.y
+    }
+
+    /// The cells of the range, row by row: the order in which a proxy records its regions.
+    pub(crate) fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
+        let (min, max) = (self.min, self.max);
+        (min.y..=max.y).flat_map(move |y| (min.x..=max.x).map(move |x| Cell { x, y }))
+    }
+
+    /// The range grown by one cell on every side (clamped).
+    pub(crate) fn grown(&self) -> CellRange {
+        let lo = |v: i32| (v - 1).max(-CELL_LIMIT);
+        let hi = |v: i32| (v + 1).min(CELL_LIMIT);
+        CellRange {
+            min: Cell { x: lo(self.min.x), y: lo(self.min.y) },
+            max: Cell { x: hi(self.max.x), y: hi(self.max.y) },
+        }
+    }
+
+    /// Every cell.
+    pub(crate) fn everything() -> CellRange {
+        CellRange { min: Cell { x: -CELL_LIMIT, y: -CELL_LIMIT }, max: Cell { x: CELL_LIMIT, y: CELL_LIMIT } }
+    }
+}
+
+/// Running moments of the proxies' centres in a region, from which it picks its
+/// sweep axis. Centres are taken relative to the region's corner and clamped to a
+/// few region sizes, so the sums stay small and finite whatever the coordinates.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spread {
+    count: u32,
+    sum: [f64; 2],
+    sum_sq: [f64; 2],
+}
+
+impl Spread {
+    fn add(&mut self, c: [f64; 2]) {
+        self.count += 1;
+        for ((sum, sum_sq), v) in self.sum.iter_mut().zip(&mut self.sum_sq).zip(c) {
+            *sum += v;
+            *sum_sq += v * v;
+        }
+    }
+
+    fn remove(&mut self, c: [f64; 2]) {
+        self.count = self.count.saturating_sub(1);
+        if self.count == 0 {
+            // Start again from exact zeros, so rounding never accumulates past an
+            // empty region.
+            *self = Spread::default();
+            return;
+        }
+        for ((sum, sum_sq), v) in self.sum.iter_mut().zip(&mut self.sum_sq).zip(c) {
+            *sum -= v;
+            *sum_sq -= v * v;
+        }
+    }
+
+    fn variance(&self, k: usize) -> f64 {
+        let n = f64::from(self.count.max(1));
+        let mean = self.sum[k] / n;
+        (self.sum_sq[k] / n - mean * mean).max(0.0)
+    }
+
+    /// The axis this region should sweep along, given the one it sweeps along now.
+    fn preferred_axis(&self, current: Axis) -> Axis {
+        if self.count < AXIS_SWITCH_MIN_PROXIES {
+            return current;
+        }
+        let (vx, vy) = (self.variance(0), self.variance(1));
+        match current {
+            Axis::X if vy > AXIS_SWITCH_RATIO * vx => Axis::Y,
+            Axis::Y if vx > AXIS_SWITCH_RATIO * vy => Axis::X,
+            _ => current,
+        }
+    }
+}
+
+/// One region: a cell of the grid with its own sorted axis.
+#[derive(Clone, Debug)]
+pub(crate) struct Region {
+    cell: Cell,
+    sap: SortedAxis,
+    spread: Spread,
+    /// In the grid's `touched` list, waiting for [`RegionGrid::maintain`].
+    touched: bool,
+    /// False for a slot on the free list.
+    live: bool,
+}
+
+impl Region {
+    /// The region's cell.
+    #[inline]
+    pub(crate) fn cell(&self) -> Cell {
+        self.cell
+    }
+
+    /// The region's sorted axis.
+    #[inline]
+    pub(crate) fn sap(&self) -> &SortedAxis {
+        &self.sap
+    }
+
+    /// Calls `f` with the id of every proxy of this region (other than `exclude`)
+    /// whose box overlaps or touches `aabb` and whose pair with `aabb` this region
+    /// owns. `single` says that `aabb` lies in this one region, where every overlap
+    /// is owned and the ownership test can be skipped.
+    #[inline]
+    pub(crate) fn for_each_overlap(
+        &self,
+        grid: &RegionGrid,
+        aabb: &Aabb,
+        single: bool,
+        exclude: Option<u32>,
+        mut f: impl FnMut(u32),
+    ) {
+        let axis = self.sap.axis();
+        self.sap.for_each_overlap(aabb, |e| {
+            if Some(e.id) == exclude {
+                return;
+            }
+            if !single {
+                let (x, y) = owner_point(aabb, e, axis);
+                if grid.cell_of(x, y) != self.cell {
+                    return;
+                }
+            }
+            f(e.id);
+        });
+    }
+}
+
+/// The sparse grid of regions.
+#[derive(Clone, Debug)]
+pub(crate) struct RegionGrid {
+    size: Real,
+    inv_size: Real,
+    regions: Vec<Region>,
+    lookup: HashMap<Cell, u32, FastBuild>,
+    free: Vec<u32>,
+    /// Regions changed since the last [`RegionGrid::maintain`], in the order first touched.
+    touched: Vec<u32>,
+}
+
+impl RegionGrid {
+    /// An empty grid of square regions `size` metres wide (finite, positive).
+    pub(crate) fn new(size: Real) -> Self {
+        Self {
+            size,
+            inv_size: 1.0 / size,
+            regions: Vec::new(),
+            lookup: HashMap::default(),
+            free: Vec::new(),
+            touched: Vec::new(),
+        }
+    }
+
+    /// The column or row of coordinate `v`: `floor(v / size)`, clamped. A monotone
+    /// function of `v`, which is all the pair-ownership rule needs.
+    #[inline]
+    pub(crate) fn cell_coord(&self, v: Real) -> i32 {
+        let c = (v * self.inv_size).floor();
+        if c >= CELL_LIMIT as Real {
+            CELL_LIMIT
+        } else if c <= -(CELL_LIMIT as Real) {
+            -CELL_LIMIT
+        } else {
+            c as i32
+        }
+    }
+
+    /// The cell holding point `(x, y)`.
+    #[inline]
+    pub(crate) fn cell_of(&self, x: Real, y: Real) -> Cell {
+        Cell { x: self.cell_coord(x), y: self.cell_coord(y) }
+    }
+
+    /// The cells a (valid) box touches.
+    #[inline]
+    pub(crate) fn range_of(&self, aabb: &Aabb) -> CellRange {
+        CellRange { min: self.cell_of(aabb.mins.x, aabb.mins.y), max: self.cell_of(aabb.maxs.x, aabb.maxs.y) }
+    }
+
+    /// The region's square, grown by a little more than the rounding of
+    /// [`RegionGrid::cell_coord`], and unbounded on the clamped border.
+    pub(crate) fn padded_cell_box(&self, cell: Cell) -> Aabb {
+        let bounds = |c: i32| {
+            let lo = if c <= -CELL_LIMIT { Real::NEG_INFINITY } else { c as Real * self.size };
+            let hi = if c >= CELL_LIMIT { Real::INFINITY } else { (c as Real + 1.0) * self.size };
+            let pad = self.size * 1.0e-3 + lo.abs().max(hi.abs()).min(Real::MAX) * (16.0 * Real::EPSILON);
+            (lo - pad, hi + pad)
+        };
+        let (x0, x1) = bounds(cell.x);
+        let (y0, y1) = bounds(cell.y);
+        Aabb::new(Point::new(x0, y0), Point::new(x1, y1))
+    }
+
+    /// The region at `cell`, if it exists.
+    #[inline]
+    pub(crate) fn get(&self, cell: Cell) -> Option<u32> {
+        self.lookup.get(&cell).copied()
+    }
+
+    /// The region at `cell`, created (or recycled from the free list) if needed.
+    pub(crate) fn get_or_create(&mut self, cell: Cell) -> u32 {
+        if let Some(r) = self.get(cell) {
+            return r;
+        }
+        let r = match self.free.pop() {
+            Some(r) => {
+                let region = &mut self.regions[r as usize];
+                region.cell = cell;
+                region.sap.reset(Axis::X);
+                region.spread = Spread::default();
+                region.touched = false;
+                region.live = true;
+                r
+            }
+            None => {
+                self.regions.push(Region {
+                    cell,
+                    sap: SortedAxis::new(Axis::X),
+                    spread: Spread::default(),
+                    touched: false,
+                    live: true,
+                });
+                (self.regions.len() - 1) as u32
+            }
+        };
+        self.lookup.insert(cell, r);
+        r
+    }
+
+    /// The region with index `r`.
+    #[inline]
+    pub(crate) fn region(&self, r: u32) -> &Region {
+        &self.regions[r as usize]
+    }
+
+    /// The centre of `aabb` relative to the corner of `cell`, clamped to a few region sizes.
+    fn relative_center(&self, cell: Cell, aabb: &Aabb) -> [f64; 2] {
+        let size = wide(self.size);
+        let limit = 4.0 * size;
+        let rel = |lo: Real, hi: Real, c: i32| {
+            let centre = 0.5 * wide(lo) + 0.5 * wide(hi);
+            (centre - f64::from(c) * size).clamp(-limit, limit)
+        };
+        [rel(aabb.mins.x, aabb.maxs.x, cell.x), rel(aabb.mins.y, aabb.maxs.y, cell.y)]
+    }
+
+    fn touch(&mut self, r: u32) {
+        let region = &mut self.regions[r as usize];
+        if !region.touched {
+            region.touched = true;
+            self.touched.push(r);
+        }
+    }
+
+    /// Adds proxy `id` with box `aabb` to region `r`.
+    pub(crate) fn add(&mut self, r: u32, id: u32, aabb: &Aabb) {
+        let c = self.relative_center(self.regions[r as usize].cell, aabb);
+        let region = &mut self.regions[r as usize];
+        region.sap.insert(id, aabb);
+        region.spread.add(c);
+        self.touch(r);
+    }
+
+    /// Removes proxy `id`, whose box is `aabb`, from region `r`.
+    pub(crate) fn remove(&mut self, r: u32, id: u32, aabb: &Aabb) {
+        let c = self.relative_center(self.regions[r as usize].cell, aabb);
+        let region = &mut self.regions[r as usize];
+        region.sap.remove(id, aabb);
+        region.spread.remove(c);
+        self.touch(r);
+    }
+
+    /// Moves proxy `id` from box `old` to box `new` inside region `r`.
+    pub(crate) fn replace(&mut self, r: u32, id: u32, old: &Aabb, new: &Aabb) {
+        let cell = self.regions[r as usize].cell;
+        let (c_old, c_new) = (self.relative_center(cell, old), self.relative_center(cell, new));
+        let region = &mut self.regions[r as usize];
+        region.sap.replace(id, old, new);
+        region.spread.remove(c_old);
+        region.spread.add(c_new);
+        self.touch(r);
+    }
+
+    /// Once per step, for each region changed since the last call: frees it if
+    /// empty, otherwise re-chooses its sweep axis (re-sorting if it changes) and
+    /// tightens its extent bound.
+    pub(crate) fn maintain(&mut self) {
+        for i in 0..self.touched.len() {
+            let r = self.touched[i];
+            let region = &mut self.regions[r as usize];
+            region.touched = false;
+            if region.sap.len() == 0 {
+                region.live = false;
+                region.spread = Spread::default();
+                self.lookup.remove(&region.cell);
+                self.free.push(r);
+                continue;
+            }
+            let axis = region.spread.preferred_axis(region.sap.axis());
+            region.sap.set_axis(axis);
+            region.sap.refresh_extent();
+        }
+        self.touched.clear();
+    }
+
+    /// Calls `f` with every existing region whose cell lies in `range`. It visits
+    /// the cells of the range one by one when they are fewer than the live regions,
+    /// and the live regions otherwise, so that a huge range costs no more than the
+    /// world. The order depends only on the history of calls.
+    pub(crate) fn for_each_region_in(&self, range: CellRange, mut f: impl FnMut(&Region)) {
+        let live = self.regions.len() - self.free.len();
+        if range.cell_count() <= live as u64 {
+            for cell in range.cells() {
+                if let Some(r) = self.get(cell) {
+                    f(&self.regions[r as usize]);
+                }
+            }
+        } else {
+            for region in &self.regions {
+                if region.live && range.contains(region.cell) {
+                    f(region);
+                }
+            }
+        }
+    }
+
+    /// Checks every region against the rules the rest of the crate relies on.
+    #[cfg(test)]
+    pub(crate) fn check(&self) -> Result<(), String> {
+        for (r, region) in self.regions.iter().enumerate() {
+            if !region.live {
+                continue;
+            }
+            if self.get(region.cell) != Some(r as u32) {
+                return Err(format!("region {r} is not found by its cell {:?}", region.cell));
+            }
+            if !region.sap.is_consistent() {
+                return Err(format!("region {r} is not sorted or its extent bound is low"));
+            }
+            if region.sap.len() == 0 && !region.touched {
+                return Err(format!("region {r} is empty but not queued for freeing"));
+            }
+            let _ = region.sap.max_extent();
+        }
+        Ok(())
+    }
+}
+
+/// `v` in f64, where the spread sums are kept (a no-op with the `f64` feature).
+#[inline]
+#[allow(clippy::useless_conversion)]
+fn wide(v: Real) -> f64 {
+    f64::from(v)
+}
+
+/// The lower corner of the intersection of two overlapping boxes: the point whose
+/// region reports the pair.
+#[inline]
+fn owner_point(a: &Aabb, b: &Entry, axis: Axis) -> (Real, Real) {
+    let (bx, by) = b.mins(axis);
+    (a.mins.x.max(bx), a.mins.y.max(by))
+}

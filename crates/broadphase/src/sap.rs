@@ -1,0 +1,306 @@
+//! One sorted axis: the sweep-and-prune array of a region.
+//!
+//! Each proxy is an interval `[lo, hi]` on the sweep axis. The array holds one
+//! entry per proxy, sorted by its lower end point (`lo`, ties broken by proxy id
+//! so that the order is total and never depends on history). Every entry carries
+//! its upper end point and its interval on the other axis, so that a scan reads
+//! one contiguous array and confirms the other axis without chasing a pointer.
+//!
+//! Why sorted lower end points and not the classic array of both end points:
+//! swaps of a lower end point past an upper one only say when two intervals begin
+//! or stop overlapping *on the sweep axis*; they are blind to a box that slides
+//! along the other axis. The broad phase therefore asks, for each moved proxy,
+//! "what overlaps you now?", and for that question the upper end points are dead
+//! weight: half the memory and half the swaps. The question is answered by a
+//! binary search and a short scan: every interval that reaches `a` starts at or
+//! after `a - max_extent`, where `max_extent` bounds the length of the intervals
+//! in the array.
+//!
+//! The array is kept sorted incrementally: a moved entry is rewritten in place
+//! and walked left or right until its neighbours are in order again, which is one
+//! pass of insertion sort. Bodies move little per step, so the walk is short.
+
+use lamina_geometry::{Aabb, Real};
+
+/// A coordinate axis of the plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Axis {
+    /// The x axis.
+    X,
+    /// The y axis.
+    Y,
+}
+
+/// One proxy in a sorted axis: its box, seen along the sweep axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Entry {
+    /// Lower end point on the sweep axis: the sort key.
+    pub(crate) lo: Real,
+    /// Upper end point on the sweep axis.
+    pub(crate) hi: Real,
+    /// Lower end point on the other axis.
+    pub(crate) other_lo: Real,
+    /// Upper end point on the other axis.
+    pub(crate) other_hi: Real,
+    /// The proxy's dense id.
+    pub(crate) id: u32,
+}
+
+impl Entry {
+    /// The entry of proxy `id` with box `aabb`, seen along `axis`.
+    #[inline]
+    pub(crate) fn new(id: u32, aabb: &Aabb, axis: Axis) -> Self {
+        let (lo, hi, other_lo, other_hi) = match axis {
+            Axis::X => (aabb.mins.x, aabb.maxs.x, aabb.mins.y, aabb.maxs.y),
+            Axis::Y => (aabb.mins.y, aabb.maxs.y, aabb.mins.x, aabb.maxs.x),
+        };
+        Self { lo, hi, other_lo, other_hi, id }
+    }
+
+    /// The box back in world axes.
+    #[inline]
+    pub(crate) fn aabb(&self, axis: Axis) -> Aabb {
+        use lamina_geometry::Point;
+        match axis {
+            Axis::X => Aabb::new(Point::new(self.lo, self.other_lo), Point::new(self.hi, self.other_hi)),
+            Axis::Y => Aabb::new(Point::new(self.other_lo, self.lo), Point::new(self.other_hi, self.hi)),
+        }
+    }
+
+    /// The lower corner `(x, y)` in world axes.
+    #[inline]
+    pub(crate) fn mins(&self, axis: Axis) -> (Real, Real) {
+        match axis {
+            Axis::X => (self.lo, self.other_lo),
+            Axis::Y => (self.other_lo, self.lo),
+        }
+    }
+
+    /// The order of the array: by lower end point, then by id.
+    #[inline]
+    fn precedes(&self, other: &Entry) -> bool {
+        self.lo < other.lo || (self.lo == other.lo && self.id < other.id)
+    }
+
+    /// Length on the sweep axis.
+    #[inline]
+    fn extent(&self) -> Real {
+        self.hi - self.lo
+    }
+}
+
+/// A sweep axis and its entries, sorted by lower end point.
+#[derive(Clone, Debug)]
+pub(crate) struct SortedAxis {
+    axis: Axis,
+    entries: Vec<Entry>,
+    /// An upper bound on every entry's length along the axis. It only grows between
+    /// calls to [`SortedAxis::refresh_extent`]; a bound that is too large costs a
+    /// longer scan, never a missed overlap.
+    max_extent: Real,
+    /// Set when the entry that defined `max_extent` left or shrank.
+    extent_stale: bool,
+}
+
+impl SortedAxis {
+    /// An empty array sweeping along `axis`.
+    pub(crate) fn new(axis: Axis) -> Self {
+        Self { axis, entries: Vec::new(), max_extent: 0.0, extent_stale: false }
+    }
+
+    /// Empties the array and sets its axis, keeping its memory.
+    pub(crate) fn reset(&mut self, axis: Axis) {
+        self.axis = axis;
+        self.entries.clear();
+        self.max_extent = 0.0;
+        self.extent_stale = false;
+    }
+
+    /// The sweep axis.
+    #[inline]
+    pub(crate) fn axis(&self) -> Axis {
+        self.axis
+    }
+
+    /// The entries, sorted.
+    #[inline]
+    pub(crate) fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The number of entries.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The current bound on entry length (for invariant checks).
+    #[cfg(test)]
+    pub(crate) fn max_extent(&self) -> Real {
+        self.max_extent
+    }
+
+    /// Where the entry of `id`, whose lower end point is `lo`, sits in the array.
+    fn position(&self, id: u32, lo: Real) -> Option<usize> {
+        let probe = Entry { lo, hi: lo, other_lo: 0.0, other_hi: 0.0, id };
+        let i = self.entries.partition_point(|e| e.precedes(&probe));
+        if self.entries.get(i).is_some_and(|e| e.id == id) {
+            return Some(i);
+        }
+        // Unreachable while the array mirrors the proxies' boxes; a linear search
+        // keeps a broken invariant from turning into a lost proxy.
+        self.entries.iter().position(|e| e.id == id)
+    }
+
+    /// Adds proxy `id` with box `aabb` at its sorted place.
+    pub(crate) fn insert(&mut self, id: u32, aabb: &Aabb) {
+        let entry = Entry::new(id, aabb, self.axis);
+        let i = self.entries.partition_point(|e| e.precedes(&entry));
+        self.entries.insert(i, entry);
+        self.max_extent = self.max_extent.max(entry.extent());
+    }
+
+    /// Removes proxy `id`, whose box is `aabb`. Order is kept (the tail shifts).
+    pub(crate) fn remove(&mut self, id: u32, aabb: &Aabb) {
+        let lo = Entry::new(id, aabb, self.axis).lo;
+        if let Some(i) = self.position(id, lo) {
+            let gone = self.entries.remove(i);
+            if gone.extent() >= self.max_extent {
+                self.extent_stale = true;
+            }
+        }
+    }
+
+    /// Moves proxy `id` from box `old` to box `new`: the entry is rewritten in place,
+    /// then walked to its sorted place (one insertion-sort pass).
+    pub(crate) fn replace(&mut self, id: u32, old: &Aabb, new: &Aabb) {
+        let old_entry = Entry::new(id, old, self.axis);
+        let Some(mut i) = self.position(id, old_entry.lo) else {
+            self.insert(id, new);
+            return;
+        };
+        let entry = Entry::new(id, new, self.axis);
+        // A bound a little too high only lengthens scans a little: recompute it
+        // only when the longest entry shrank by a quarter, not on every rounding
+        // wobble of a translated box.
+        if old_entry.extent() >= self.max_extent && entry.extent() < 0.75 * old_entry.extent() {
+            self.extent_stale = true;
+        }
+        self.max_extent = self.max_extent.max(entry.extent());
+        self.entries[i] = entry;
+        while i > 0 && entry.precedes(&self.entries[i - 1]) {
+            self.entries.swap(i, i - 1);
+            i -= 1;
+        }
+        while i + 1 < self.entries.len() && self.entries[i + 1].precedes(&entry) {
+            self.entries.swap(i, i + 1);
+            i += 1;
+        }
+    }
+
+    /// Sweeps along `axis` from now on: the entries are re-projected and sorted
+    /// from scratch. Called only when a region's spread says the other axis
+    /// separates its proxies better.
+    pub(crate) fn set_axis(&mut self, axis: Axis) {
+        if axis == self.axis {
+            return;
+        }
+        self.axis = axis;
+        for e in &mut self.entries {
+            std::mem::swap(&mut e.lo, &mut e.other_lo);
+            std::mem::swap(&mut e.hi, &mut e.other_hi);
+        }
+        self.entries.sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo).then(a.id.cmp(&b.id)));
+        self.extent_stale = true;
+        self.refresh_extent();
+    }
+
+    /// Recomputes the exact bound on entry length if it may have shrunk.
+    pub(crate) fn refresh_extent(&mut self) {
+        if self.extent_stale {
+            self.max_extent = self.entries.iter().map(Entry::extent).fold(0.0, Real::max);
+            self.extent_stale = false;
+        }
+    }
+
+    /// Calls `f` with every entry whose box overlaps or touches `aabb`.
+    ///
+    /// The scan starts at the first entry that could reach `aabb` (its lower end
+    /// point is at least `a - max_extent`, padded by a few ulps so that rounding
+    /// in the subtraction can only widen the scan) and stops at the first entry
+    /// that starts after `aabb` ends.
+    #[inline]
+    pub(crate) fn for_each_overlap(&self, aabb: &Aabb, mut f: impl FnMut(&Entry)) {
+        let q = Entry::new(u32::MAX, aabb, self.axis);
+        let pad = (q.lo.abs() + self.max_extent) * (8.0 * Real::EPSILON);
+        let start = q.lo - self.max_extent - pad;
+        let first = self.entries.partition_point(|e| e.lo < start);
+        for e in &self.entries[first..] {
+            if e.lo > q.hi {
+                break;
+            }
+            if e.hi >= q.lo && e.other_lo <= q.other_hi && q.other_lo <= e.other_hi {
+                f(e);
+            }
+        }
+    }
+
+    /// True when the entries are sorted and `max_extent` bounds them (for tests).
+    #[cfg(test)]
+    pub(crate) fn is_consistent(&self) -> bool {
+        self.entries.windows(2).all(|w| w[0].precedes(&w[1]))
+            && self.entries.iter().all(|e| e.extent() <= self.max_extent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lamina_geometry::Point;
+
+    fn bx(x0: Real, y0: Real, x1: Real, y1: Real) -> Aabb {
+        Aabb::new(Point::new(x0, y0), Point::new(x1, y1))
+    }
+
+    #[test]
+    fn replace_walks_an_entry_to_its_sorted_place() {
+        let mut sap = SortedAxis::new(Axis::X);
+        let boxes: Vec<Aabb> = (0..10).map(|i| bx(i as Real, 0.0, i as Real + 0.5, 1.0)).collect();
+        for (i, b) in boxes.iter().enumerate() {
+            sap.insert(i as u32, b);
+        }
+        sap.replace(0, &boxes[0], &bx(7.25, 0.0, 7.5, 1.0));
+        sap.replace(9, &boxes[9], &bx(-3.0, 0.0, -2.0, 1.0));
+        assert!(sap.is_consistent());
+        let ids: Vec<u32> = sap.entries().iter().map(|e| e.id).collect();
+        assert_eq!(ids, vec![9, 1, 2, 3, 4, 5, 6, 7, 0, 8]);
+    }
+
+    #[test]
+    fn scan_finds_a_long_interval_that_starts_far_to_the_left() {
+        let mut sap = SortedAxis::new(Axis::X);
+        sap.insert(0, &bx(-100.0, 0.0, 100.0, 1.0));
+        for i in 1..50 {
+            sap.insert(i, &bx(i as Real * 3.0, 0.0, i as Real * 3.0 + 1.0, 1.0));
+        }
+        let mut hits = Vec::new();
+        sap.for_each_overlap(&bx(40.5, 0.5, 41.0, 0.6), |e| hits.push(e.id));
+        hits.sort_unstable();
+        assert_eq!(hits, vec![0]);
+    }
+
+    #[test]
+    fn switching_axis_resorts_and_keeps_boxes() {
+        let mut sap = SortedAxis::new(Axis::X);
+        for i in 0..20u32 {
+            let y = ((i * 7) % 20) as Real;
+            sap.insert(i, &bx(0.0, y, 1.0, y + 0.5));
+        }
+        sap.set_axis(Axis::Y);
+        assert!(sap.is_consistent());
+        for e in sap.entries() {
+            let y = ((e.id * 7) % 20) as Real;
+            assert_eq!(e.aabb(Axis::Y), bx(0.0, y, 1.0, y + 0.5));
+        }
+    }
+}

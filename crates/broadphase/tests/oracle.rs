@@ -1,0 +1,99 @@
+//! Thousands of boxes moving randomly for hundreds of steps, with inserts,
+//! removes and teleports mixed in: after every step the pair set rebuilt from the
+//! events must equal the O(n²) set over the fat boxes exactly.
+
+mod common;
+
+use common::{Model, Rng, aabb};
+use lamina_broadphase::{BroadPhaseSettings, SweepAndPrune};
+use lamina_geometry::{Aabb, Real};
+
+struct Scene {
+    world: Real,
+    max_size: Real,
+    large_size: Real,
+}
+
+fn random_box(rng: &mut Rng, scene: &Scene) -> Aabb {
+    let (x, y) = (rng.range(-scene.world, scene.world), rng.range(-scene.world, scene.world));
+    let size = if rng.unit() < 0.01 { scene.large_size } else { scene.max_size };
+    let (w, h) = (rng.range(0.0, size), rng.range(0.0, size));
+    aabb(x, y, x + w, y + h)
+}
+
+/// Runs `steps` steps over `n` boxes, checking every step against brute force.
+fn run(seed: u64, settings: BroadPhaseSettings, scene: Scene, n: usize, steps: usize) {
+    let mut rng = Rng(seed);
+    let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
+    let mut model = Model::new(settings.margin);
+    let mut tight: Vec<(u32, Aabb)> = Vec::new();
+    let mut next_key = 0u32;
+    let mut events = Vec::new();
+    for _ in 0..n {
+        let b = random_box(&mut rng, &scene);
+        model.insert(&mut sap, next_key, b);
+        tight.push((next_key, b));
+        next_key += 1;
+    }
+    model.step_and_check(&mut sap, &mut events);
+    let mut moved_total = 0usize;
+    for _ in 0..steps {
+        for (key, b) in tight.iter_mut() {
+            let roll = rng.unit();
+            if roll < 0.3 {
+                // Jitter: usually inside the fat box, sometimes out of it.
+                let d = 3.0 * settings.margin.max(0.05);
+                let (dx, dy) = (rng.range(-d, d), rng.range(-d, d));
+                *b = aabb(b.mins.x + dx, b.mins.y + dy, b.maxs.x + dx, b.maxs.y + dy);
+            } else if roll < 0.31 {
+                *b = random_box(&mut rng, &scene); // teleport across the world
+            } else {
+                continue;
+            }
+            let before = model.fat[key];
+            model.update(&mut sap, *key, *b);
+            moved_total += usize::from(model.fat[key] != before);
+        }
+        for _ in 0..rng.below(12) {
+            let i = rng.below(tight.len());
+            let (key, _) = tight.swap_remove(i);
+            model.remove(&mut sap, key);
+        }
+        for _ in 0..rng.below(12) {
+            let b = random_box(&mut rng, &scene);
+            model.insert(&mut sap, next_key, b);
+            tight.push((next_key, b));
+            next_key += 1;
+        }
+        model.step_and_check(&mut sap, &mut events);
+    }
+    assert!(moved_total > steps * n / 20, "the scene must actually move proxies ({moved_total} moves)");
+    assert!(!model.replayed.is_empty(), "the scene must have pairs");
+}
+
+#[test]
+fn default_settings_thousands_of_boxes_hundreds_of_steps() {
+    let settings = BroadPhaseSettings::default();
+    run(0x5eed_0001, settings, Scene { world: 100.0, max_size: 4.0, large_size: 40.0 }, 2000, 200);
+}
+
+#[test]
+fn small_regions_every_proxy_spans_several_or_is_large() {
+    // Regions smaller than the boxes: most proxies span 2 × 2 regions or go to the
+    // large list, and they cross region borders all the time.
+    let settings = BroadPhaseSettings { margin: 0.05, region_size: 1.5 };
+    run(0x5eed_0002, settings, Scene { world: 40.0, max_size: 2.5, large_size: 10.0 }, 1500, 150);
+}
+
+#[test]
+fn zero_margin_exact_boxes() {
+    let settings = BroadPhaseSettings { margin: 0.0, region_size: 8.0 };
+    run(0x5eed_0003, settings, Scene { world: 60.0, max_size: 3.0, large_size: 30.0 }, 1500, 150);
+}
+
+#[test]
+fn dense_crowd_in_few_regions() {
+    // Many boxes packed into a handful of regions: long sorted arrays, many pairs.
+    let settings = BroadPhaseSettings { margin: 0.1, region_size: 16.0 };
+    run(0x5eed_0004, settings, Scene { world: 12.0, max_size: 1.5, large_size: 20.0 }, 1200, 120);
+}
