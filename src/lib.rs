@@ -20,6 +20,10 @@ pub use lamina_narrowphase as query;
 /// The types most programs need, in one import: `use lamina::prelude::*;`.
 pub mod prelude {
     pub use lamina_broadphase::{BroadPhaseError, PairEvent, SweepAndPrune};
+    pub use lamina_dynamics::{
+        Body, BodyDesc, BodyKey, BodyKind, Collider, ColliderDesc, ColliderKey, CollisionFilter, Contact,
+        ContactEvent, MixRule, SensorEvent, StepProfile, World, WorldError, WorldSettings,
+    };
     pub use lamina_geometry::{
         Aabb, Capsule, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection, Polygon, Ray,
         RayHit, Real, Rotation, Segment, Shape, ShapeError, SupportMap, Vec2,

@@ -1,2 +1,55 @@
-//! Lamina's dynamics: bodies, colliders, the `World`, and its soft-step impulse
+//! Lamina's dynamics: bodies, colliders, the [`World`], and its soft-step impulse
 //! solver with warm starting, friction, restitution, islands and sleeping.
+//!
+//! ```
+//! use lamina_dynamics::{BodyDesc, ColliderDesc, World, WorldSettings};
+//! use lamina_geometry::Shape;
+//!
+//! let mut world = World::new(WorldSettings::default());
+//! let ground = world.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+//! world.add_collider(ground, ColliderDesc::new(Shape::rectangle(10.0, 1.0)))?;
+//! let ball = world.add_body(BodyDesc::dynamic().translation(0.0, 2.0));
+//! world.add_collider(ball, ColliderDesc::new(Shape::circle(0.5)))?;
+//! for _ in 0..120 {
+//!     world.step(1.0 / 60.0)?;
+//! }
+//! let y = world.body(ball).unwrap().position().translation.y;
+//! assert!((y - 0.5).abs() < 0.01, "the ball rests on the ground, y = {y}");
+//! # Ok::<(), lamina_dynamics::WorldError>(())
+//! ```
+//!
+//! One [`World::step`] runs, in this order: the broad phase (pairs of fat boxes
+//! that began or stopped overlapping create and destroy contacts), the narrow
+//! phase (each contact with an awake body refreshes its manifold, carrying
+//! impulses over by feature id), the solver (see `solver/mod.rs`), finalisation
+//! (poses, sleep timers, bounds) and sleep (resting islands fall asleep).
+
+#![warn(missing_docs)]
+
+mod body;
+mod collider;
+mod contact;
+mod error;
+mod island;
+mod profile;
+mod settings;
+mod solver;
+mod step;
+mod world;
+
+pub use body::{Body, BodyDesc, BodyKind};
+pub use collider::{Collider, ColliderDesc, CollisionFilter};
+pub use contact::{Contact, ContactEvent, ContactPointState, SensorEvent};
+pub use error::WorldError;
+pub use profile::StepProfile;
+pub use settings::{MixRule, WorldSettings};
+pub use world::World;
+
+slotmap::new_key_type! {
+    /// A handle to a body of a [`World`]; stays valid until the body is removed.
+    pub struct BodyKey;
+    /// A handle to a collider of a [`World`].
+    pub struct ColliderKey;
+    /// A handle to a contact (internal bookkeeping).
+    pub struct ContactKey;
+}

@@ -1,0 +1,446 @@
+//! Rigid bodies: their kind, pose, velocity and mass, and the builder that makes them.
+
+use lamina_geometry::{Isometry, MassProperties, Point, Real, Rotation, Vec2};
+
+use crate::{ColliderKey, WorldError};
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BodyKind {
+    /// Moved by forces, gravity and contacts; has mass.
+    Dynamic,
+    /// Never moves (ground, walls); infinite mass.
+    Fixed,
+    /// Moves with the velocity it is given, pushes dynamic bodies, is not pushed back.
+    Kinematic,
+}
+
+/// The description of a body to add: `BodyDesc::dynamic().translation(0.0, 2.0)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyDesc {
+    /// Kind of body.
+    pub kind: BodyKind,
+    /// Position of the body's origin, metres.
+    pub translation: Vec2,
+    /// Angle, radians counter-clockwise.
+    pub angle: Real,
+    /// Initial velocity of the centre of mass, m/s.
+    pub linear_velocity: Vec2,
+    /// Initial angular velocity, rad/s.
+    pub angular_velocity: Real,
+    /// Linear damping, 1/s: velocity decays as 1/(1 + h·damping) per substep.
+    pub linear_damping: Real,
+    /// Angular damping, 1/s.
+    pub angular_damping: Real,
+    /// Multiplies the world's gravity for this body.
+    pub gravity_scale: Real,
+    /// Never rotate (infinite rotational inertia).
+    pub fixed_rotation: bool,
+    /// May fall asleep when resting.
+    pub can_sleep: bool,
+    /// Starts asleep (it wakes when touched or moved).
+    pub asleep: bool,
+    /// Free for the user: an index into the user's own tables, say.
+    pub user_data: u64,
+}
+
+impl BodyDesc {
+    fn new(kind: BodyKind) -> Self {
+        Self {
+            kind,
+            translation: Vec2::zeros(),
+            angle: 0.0,
+            linear_velocity: Vec2::zeros(),
+            angular_velocity: 0.0,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            fixed_rotation: false,
+            can_sleep: true,
+            asleep: false,
+            user_data: 0,
+        }
+    }
+
+    /// A dynamic body at the origin.
+    pub fn dynamic() -> Self {
+        Self::new(BodyKind::Dynamic)
+    }
+
+    /// A fixed body at the origin.
+    pub fn fixed() -> Self {
+        Self::new(BodyKind::Fixed)
+    }
+
+    /// A kinematic body at the origin.
+    pub fn kinematic() -> Self {
+        Self::new(BodyKind::Kinematic)
+    }
+
+    /// Places the body's origin at (x, y).
+    pub fn translation(mut self, x: Real, y: Real) -> Self {
+        self.translation = Vec2::new(x, y);
+        self
+    }
+
+    /// Turns the body by `angle` radians.
+    pub fn angle(mut self, angle: Real) -> Self {
+        self.angle = angle;
+        self
+    }
+
+    /// Sets the initial linear velocity.
+    pub fn linear_velocity(mut self, v: Vec2) -> Self {
+        self.linear_velocity = v;
+        self
+    }
+
+    /// Sets the initial angular velocity.
+    pub fn angular_velocity(mut self, w: Real) -> Self {
+        self.angular_velocity = w;
+        self
+    }
+
+    /// Sets linear damping (1/s).
+    pub fn linear_damping(mut self, d: Real) -> Self {
+        self.linear_damping = d;
+        self
+    }
+
+    /// Sets angular damping (1/s).
+    pub fn angular_damping(mut self, d: Real) -> Self {
+        self.angular_damping = d;
+        self
+    }
+
+    /// Scales gravity for this body (0 floats, −1 falls up).
+    pub fn gravity_scale(mut self, s: Real) -> Self {
+        self.gravity_scale = s;
+        self
+    }
+
+    /// Keeps the body from rotating.
+    pub fn fixed_rotation(mut self, fixed: bool) -> Self {
+        self.fixed_rotation = fixed;
+        self
+    }
+
+    /// Allows or forbids sleeping.
+    pub fn can_sleep(mut self, can: bool) -> Self {
+        self.can_sleep = can;
+        self
+    }
+
+    /// Starts the body asleep.
+    pub fn asleep(mut self, asleep: bool) -> Self {
+        self.asleep = asleep;
+        self
+    }
+
+    /// Attaches user data.
+    pub fn user_data(mut self, data: u64) -> Self {
+        self.user_data = data;
+        self
+    }
+
+    /// Checks that every number is finite and damping is not negative.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        let check = |name: &'static str, value: Real, ok: bool| {
+            if ok { Ok(()) } else { Err(WorldError::InvalidBodyProperty { name, value }) }
+        };
+        check("translation.x", self.translation.x, self.translation.x.is_finite())?;
+        check("translation.y", self.translation.y, self.translation.y.is_finite())?;
+        check("angle", self.angle, self.angle.is_finite())?;
+        check("linear_velocity.x", self.linear_velocity.x, self.linear_velocity.x.is_finite())?;
+        check("linear_velocity.y", self.linear_velocity.y, self.linear_velocity.y.is_finite())?;
+        check("angular_velocity", self.angular_velocity, self.angular_velocity.is_finite())?;
+        check(
+            "linear_damping",
+            self.linear_damping,
+            self.linear_damping.is_finite() && self.linear_damping >= 0.0,
+        )?;
+        check(
+            "angular_damping",
+            self.angular_damping,
+            self.angular_damping.is_finite() && self.angular_damping >= 0.0,
+        )?;
+        check("gravity_scale", self.gravity_scale, self.gravity_scale.is_finite())
+    }
+}
+
+/// A rigid body in a [`crate::World`].
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub(crate) kind: BodyKind,
+    /// Pose of the body's origin.
+    pub(crate) pose: Isometry,
+    /// World position of the centre of mass.
+    pub(crate) center: Point,
+    /// Centre of mass in the body's frame.
+    pub(crate) local_center: Point,
+    pub(crate) linear_velocity: Vec2,
+    pub(crate) angular_velocity: Real,
+    pub(crate) mass: Real,
+    pub(crate) inv_mass: Real,
+    pub(crate) inertia: Real,
+    pub(crate) inv_inertia: Real,
+    pub(crate) linear_damping: Real,
+    pub(crate) angular_damping: Real,
+    pub(crate) gravity_scale: Real,
+    pub(crate) fixed_rotation: bool,
+    pub(crate) can_sleep: bool,
+    pub(crate) user_data: u64,
+    pub(crate) force: Vec2,
+    pub(crate) torque: Real,
+    pub(crate) colliders: Vec<ColliderKey>,
+    /// Largest distance from the centre of mass to a collider point: turns an
+    /// angular speed into a surface speed for the sleep test.
+    pub(crate) extent: Real,
+    pub(crate) awake: bool,
+    pub(crate) sleep_time: Real,
+    /// Set by user changes to a sleeping body; the next step wakes its island.
+    pub(crate) wake_requested: bool,
+    /// Index in the solver's body arrays during a step.
+    pub(crate) solver_index: u32,
+    /// The sleeping island the body belongs to, while asleep.
+    pub(crate) sleeping_island: u32,
+}
+
+/// No solver slot: fixed or sleeping bodies.
+pub(crate) const NO_INDEX: u32 = u32::MAX;
+
+impl Body {
+    pub(crate) fn from_desc(desc: &BodyDesc) -> Self {
+        let pose = Isometry::new(desc.translation, desc.angle);
+        let movable = desc.kind != BodyKind::Fixed;
+        Self {
+            kind: desc.kind,
+            pose,
+            center: Point::from(desc.translation),
+            local_center: Point::origin(),
+            linear_velocity: if movable { desc.linear_velocity } else { Vec2::zeros() },
+            angular_velocity: if movable { desc.angular_velocity } else { 0.0 },
+            mass: 0.0,
+            inv_mass: 0.0,
+            inertia: 0.0,
+            inv_inertia: 0.0,
+            linear_damping: desc.linear_damping,
+            angular_damping: desc.angular_damping,
+            gravity_scale: desc.gravity_scale,
+            fixed_rotation: desc.fixed_rotation,
+            can_sleep: desc.can_sleep,
+            user_data: desc.user_data,
+            force: Vec2::zeros(),
+            torque: 0.0,
+            colliders: Vec::new(),
+            extent: 0.0,
+            awake: movable && !desc.asleep,
+            sleep_time: 0.0,
+            wake_requested: false,
+            solver_index: NO_INDEX,
+            sleeping_island: NO_INDEX,
+        }
+    }
+
+    /// The pose of the body's origin.
+    #[inline]
+    pub fn position(&self) -> Isometry {
+        self.pose
+    }
+
+    /// The body's origin.
+    #[inline]
+    pub fn translation(&self) -> Vec2 {
+        self.pose.translation.vector
+    }
+
+    /// The body's rotation.
+    #[inline]
+    pub fn rotation(&self) -> Rotation {
+        self.pose.rotation
+    }
+
+    /// The body's angle in radians, in (−π, π].
+    #[inline]
+    pub fn angle(&self) -> Real {
+        self.pose.rotation.angle()
+    }
+
+    /// The centre of mass, world frame.
+    #[inline]
+    pub fn center_of_mass(&self) -> Point {
+        self.center
+    }
+
+    /// The centre of mass in the body's own frame.
+    #[inline]
+    pub fn local_center_of_mass(&self) -> Point {
+        self.local_center
+    }
+
+    /// Velocity of the centre of mass, m/s.
+    #[inline]
+    pub fn linear_velocity(&self) -> Vec2 {
+        self.linear_velocity
+    }
+
+    /// Angular velocity, rad/s.
+    #[inline]
+    pub fn angular_velocity(&self) -> Real {
+        self.angular_velocity
+    }
+
+    /// Velocity of the material point at `world_point`.
+    pub fn velocity_at(&self, world_point: &Point) -> Vec2 {
+        let r = world_point - self.center;
+        self.linear_velocity + Vec2::new(-r.y, r.x) * self.angular_velocity
+    }
+
+    /// Mass in kilograms (0 for fixed and kinematic bodies).
+    #[inline]
+    pub fn mass(&self) -> Real {
+        self.mass
+    }
+
+    /// Rotational inertia about the centre of mass, kg·m².
+    #[inline]
+    pub fn inertia(&self) -> Real {
+        self.inertia
+    }
+
+    /// The body's mass properties, centre in the body's frame.
+    pub fn mass_properties(&self) -> MassProperties {
+        MassProperties { mass: self.mass, center: self.local_center, inertia: self.inertia }
+    }
+
+    /// What kind of body this is.
+    #[inline]
+    pub fn kind(&self) -> BodyKind {
+        self.kind
+    }
+
+    /// The user data given at creation or by [`Body::set_user_data`].
+    #[inline]
+    pub fn user_data(&self) -> u64 {
+        self.user_data
+    }
+
+    /// Replaces the user data.
+    pub fn set_user_data(&mut self, data: u64) {
+        self.user_data = data;
+    }
+
+    /// The body's colliders, in the order they were added.
+    pub fn colliders(&self) -> &[ColliderKey] {
+        &self.colliders
+    }
+
+    /// True while the body sleeps (fixed bodies never count as sleeping).
+    #[inline]
+    pub fn is_sleeping(&self) -> bool {
+        !self.awake && self.kind != BodyKind::Fixed
+    }
+
+    /// Sets the linear velocity and wakes the body. Refuses non-finite values.
+    pub fn set_linear_velocity(&mut self, v: Vec2) -> Result<(), WorldError> {
+        finite("linear_velocity.x", v.x)?;
+        finite("linear_velocity.y", v.y)?;
+        if self.kind != BodyKind::Fixed {
+            self.linear_velocity = v;
+            self.request_wake();
+        }
+        Ok(())
+    }
+
+    /// Sets the angular velocity and wakes the body. Refuses non-finite values.
+    pub fn set_angular_velocity(&mut self, w: Real) -> Result<(), WorldError> {
+        finite("angular_velocity", w)?;
+        if self.kind != BodyKind::Fixed && !self.fixed_rotation {
+            self.angular_velocity = w;
+            self.request_wake();
+        }
+        Ok(())
+    }
+
+    /// Adds a force (newtons) at the centre of mass until the end of the next step.
+    pub fn apply_force(&mut self, force: Vec2) -> Result<(), WorldError> {
+        self.apply_force_at(force, self.center)
+    }
+
+    /// Adds a force (newtons) at a world point until the end of the next step.
+    pub fn apply_force_at(&mut self, force: Vec2, point: Point) -> Result<(), WorldError> {
+        finite("force.x", force.x)?;
+        finite("force.y", force.y)?;
+        finite("point.x", point.x)?;
+        finite("point.y", point.y)?;
+        if self.kind == BodyKind::Dynamic {
+            let r = point - self.center;
+            self.force += force;
+            self.torque += r.x * force.y - r.y * force.x;
+            self.request_wake();
+        }
+        Ok(())
+    }
+
+    /// Adds a torque (N·m) until the end of the next step.
+    pub fn apply_torque(&mut self, torque: Real) -> Result<(), WorldError> {
+        finite("torque", torque)?;
+        if self.kind == BodyKind::Dynamic {
+            self.torque += torque;
+            self.request_wake();
+        }
+        Ok(())
+    }
+
+    /// Changes the velocity at once by `impulse` (N·s) applied at a world point.
+    pub fn apply_impulse_at(&mut self, impulse: Vec2, point: Point) -> Result<(), WorldError> {
+        finite("impulse.x", impulse.x)?;
+        finite("impulse.y", impulse.y)?;
+        finite("point.x", point.x)?;
+        finite("point.y", point.y)?;
+        if self.kind == BodyKind::Dynamic {
+            let r = point - self.center;
+            self.linear_velocity += impulse * self.inv_mass;
+            self.angular_velocity += self.inv_inertia * (r.x * impulse.y - r.y * impulse.x);
+            self.request_wake();
+        }
+        Ok(())
+    }
+
+    /// Changes the velocity at once by `impulse` (N·s) applied at the centre of mass.
+    pub fn apply_impulse(&mut self, impulse: Vec2) -> Result<(), WorldError> {
+        self.apply_impulse_at(impulse, self.center)
+    }
+
+    fn request_wake(&mut self) {
+        if !self.awake {
+            self.wake_requested = true;
+        }
+        self.sleep_time = 0.0;
+    }
+
+    /// Recomputes mass, centre and inertia from the colliders' mass properties
+    /// (each already in the body's frame), keeping the centre of mass's velocity.
+    pub(crate) fn set_mass_properties(&mut self, parts: impl Iterator<Item = MassProperties>) {
+        let total = parts.fold(MassProperties::ZERO, |acc, m| acc.combine(&m));
+        if self.kind != BodyKind::Dynamic {
+            self.mass = 0.0;
+            self.inv_mass = 0.0;
+            self.inertia = 0.0;
+            self.inv_inertia = 0.0;
+            self.local_center = if total.mass > 0.0 { total.center } else { Point::origin() };
+        } else {
+            // A dynamic body needs mass to move; massless shapes (segments) get 1 kg, as in Box2D.
+            self.mass = if total.mass > 0.0 { total.mass } else { 1.0 };
+            self.inv_mass = 1.0 / self.mass;
+            self.local_center = if total.mass > 0.0 { total.center } else { Point::origin() };
+            self.inertia = if self.fixed_rotation { 0.0 } else { total.inertia };
+            self.inv_inertia = if self.inertia > 0.0 { 1.0 / self.inertia } else { 0.0 };
+        }
+        self.center = self.pose * self.local_center;
+    }
+}
+
+fn finite(name: &'static str, value: Real) -> Result<(), WorldError> {
+    if value.is_finite() { Ok(()) } else { Err(WorldError::InvalidBodyProperty { name, value }) }
+}

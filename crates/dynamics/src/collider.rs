@@ -1,0 +1,213 @@
+//! Colliders: a shape fixed to a body, with its material and collision filter.
+
+use lamina_geometry::{Aabb, Isometry, Real, Shape};
+
+use crate::{BodyKey, WorldError};
+
+/// Which colliders may touch. Two colliders collide when each one's `mask` has a
+/// bit of the other's `category`, unless they share a non-zero `group`: a
+/// positive shared group always collides, a negative one never does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CollisionFilter {
+    /// The categories this collider belongs to (one bit each).
+    pub category: u32,
+    /// The categories this collider collides with.
+    pub mask: u32,
+    /// Overrides the bits for colliders of the same group.
+    pub group: i32,
+}
+
+impl Default for CollisionFilter {
+    fn default() -> Self {
+        Self { category: 1, mask: u32::MAX, group: 0 }
+    }
+}
+
+impl CollisionFilter {
+    /// True when colliders with these filters should collide.
+    pub fn should_collide(&self, other: &CollisionFilter) -> bool {
+        if self.group != 0 && self.group == other.group {
+            return self.group > 0;
+        }
+        self.mask & other.category != 0 && other.mask & self.category != 0
+    }
+}
+
+/// The description of a collider to add: `ColliderDesc::new(shape).density(2.0)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColliderDesc {
+    /// The shape, in the collider's frame.
+    pub shape: Shape,
+    /// Where the collider sits in its body's frame.
+    pub local_pose: Isometry,
+    /// Density, kg/m². Default 1.
+    pub density: Real,
+    /// Coulomb friction coefficient. Default 0.6.
+    pub friction: Real,
+    /// Restitution (bounciness), 0 to 1. Default 0.
+    pub restitution: Real,
+    /// Collision filter. Default: collides with everything.
+    pub filter: CollisionFilter,
+    /// A sensor reports overlaps and never pushes. Default false.
+    pub sensor: bool,
+    /// Free for the user.
+    pub user_data: u64,
+}
+
+impl ColliderDesc {
+    /// A collider of `shape` at the body's origin, density 1, friction 0.6.
+    pub fn new(shape: Shape) -> Self {
+        Self {
+            shape,
+            local_pose: Isometry::identity(),
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            filter: CollisionFilter::default(),
+            sensor: false,
+            user_data: 0,
+        }
+    }
+
+    /// Sets the density, kg/m².
+    pub fn density(mut self, density: Real) -> Self {
+        self.density = density;
+        self
+    }
+
+    /// Sets the friction coefficient.
+    pub fn friction(mut self, friction: Real) -> Self {
+        self.friction = friction;
+        self
+    }
+
+    /// Sets the restitution.
+    pub fn restitution(mut self, restitution: Real) -> Self {
+        self.restitution = restitution;
+        self
+    }
+
+    /// Places the collider in its body's frame.
+    pub fn local_pose(mut self, pose: Isometry) -> Self {
+        self.local_pose = pose;
+        self
+    }
+
+    /// Sets the collision filter.
+    pub fn filter(mut self, filter: CollisionFilter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// Makes the collider a sensor.
+    pub fn sensor(mut self, sensor: bool) -> Self {
+        self.sensor = sensor;
+        self
+    }
+
+    /// Attaches user data.
+    pub fn user_data(mut self, data: u64) -> Self {
+        self.user_data = data;
+        self
+    }
+
+    /// Checks the shape and every property.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        self.shape.validate()?;
+        let check = |name: &'static str, value: Real, ok: bool| {
+            if ok { Ok(()) } else { Err(WorldError::InvalidColliderProperty { name, value }) }
+        };
+        check("density", self.density, self.density.is_finite() && self.density >= 0.0)?;
+        check("friction", self.friction, self.friction.is_finite() && self.friction >= 0.0)?;
+        check("restitution", self.restitution, self.restitution.is_finite() && self.restitution >= 0.0)?;
+        let t = self.local_pose.translation.vector;
+        let (re, im) = (self.local_pose.rotation.re, self.local_pose.rotation.im);
+        check("local_pose.x", t.x, t.x.is_finite())?;
+        check("local_pose.y", t.y, t.y.is_finite())?;
+        check("local_pose.rotation", re, re.is_finite() && im.is_finite())
+    }
+}
+
+/// A shape attached to a body.
+#[derive(Clone, Debug)]
+pub struct Collider {
+    pub(crate) body: BodyKey,
+    pub(crate) shape: Shape,
+    pub(crate) local_pose: Isometry,
+    pub(crate) density: Real,
+    pub(crate) friction: Real,
+    pub(crate) restitution: Real,
+    pub(crate) filter: CollisionFilter,
+    pub(crate) sensor: bool,
+    pub(crate) user_data: u64,
+    /// Tight world bounds at the body's current pose.
+    pub(crate) aabb: Aabb,
+}
+
+impl Collider {
+    pub(crate) fn from_desc(body: BodyKey, desc: ColliderDesc, body_pose: &Isometry) -> Self {
+        let aabb = desc.shape.aabb(&(body_pose * desc.local_pose));
+        Self {
+            body,
+            shape: desc.shape,
+            local_pose: desc.local_pose,
+            density: desc.density,
+            friction: desc.friction,
+            restitution: desc.restitution,
+            filter: desc.filter,
+            sensor: desc.sensor,
+            user_data: desc.user_data,
+            aabb,
+        }
+    }
+
+    /// The body this collider belongs to.
+    pub fn body(&self) -> BodyKey {
+        self.body
+    }
+
+    /// The shape, in the collider's frame.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// Where the collider sits in its body's frame.
+    pub fn local_pose(&self) -> Isometry {
+        self.local_pose
+    }
+
+    /// Density, kg/m².
+    pub fn density(&self) -> Real {
+        self.density
+    }
+
+    /// Friction coefficient.
+    pub fn friction(&self) -> Real {
+        self.friction
+    }
+
+    /// Restitution.
+    pub fn restitution(&self) -> Real {
+        self.restitution
+    }
+
+    /// Collision filter.
+    pub fn filter(&self) -> CollisionFilter {
+        self.filter
+    }
+
+    /// True for a sensor.
+    pub fn is_sensor(&self) -> bool {
+        self.sensor
+    }
+
+    /// User data.
+    pub fn user_data(&self) -> u64 {
+        self.user_data
+    }
+
+    /// Tight world bounds at the body's current pose.
+    pub fn aabb(&self) -> Aabb {
+        self.aabb
+    }
+}

@@ -1,0 +1,84 @@
+//! The typed error of every fallible world call.
+
+use lamina_geometry::{Real, ShapeError};
+use std::fmt;
+
+use crate::{BodyKey, ColliderKey};
+
+/// Why a world call was refused. The world is left exactly as it was.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WorldError {
+    /// The body was removed (or never belonged to this world).
+    StaleBody(BodyKey),
+    /// The collider was removed (or never belonged to this world).
+    StaleCollider(ColliderKey),
+    /// The shape has a bad size or coordinate.
+    InvalidShape(ShapeError),
+    /// A collider property (density, friction, restitution) is out of range.
+    InvalidColliderProperty {
+        /// Which property.
+        name: &'static str,
+        /// The value given.
+        value: Real,
+    },
+    /// A body property (position, velocity, damping, ...) is not finite or out of range.
+    InvalidBodyProperty {
+        /// Which property.
+        name: &'static str,
+        /// The offending value.
+        value: Real,
+    },
+    /// A world setting is out of range.
+    InvalidSetting {
+        /// Which setting.
+        name: &'static str,
+        /// The value given.
+        value: Real,
+    },
+    /// The time step must be finite and positive.
+    InvalidTimeStep {
+        /// The time step given, in seconds.
+        dt: Real,
+    },
+}
+
+impl fmt::Display for WorldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorldError::StaleBody(k) => {
+                write!(f, "body {k:?} is not in this world (removed, or from another world)")
+            }
+            WorldError::StaleCollider(k) => {
+                write!(f, "collider {k:?} is not in this world (removed, or from another world)")
+            }
+            WorldError::InvalidShape(e) => write!(f, "invalid shape: {e}"),
+            WorldError::InvalidColliderProperty { name, value } => {
+                write!(f, "collider {name} is out of range: {value}")
+            }
+            WorldError::InvalidBodyProperty { name, value } => {
+                write!(f, "body {name} is out of range: {value}")
+            }
+            WorldError::InvalidSetting { name, value } => {
+                write!(f, "world setting {name} is out of range: {value}")
+            }
+            WorldError::InvalidTimeStep { dt } => {
+                write!(f, "time step must be finite and greater than 0 s, got {dt}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WorldError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WorldError::InvalidShape(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ShapeError> for WorldError {
+    fn from(e: ShapeError) -> Self {
+        WorldError::InvalidShape(e)
+    }
+}

@@ -1,0 +1,28 @@
+//! Counters and per-stage timings of the last step.
+
+use std::time::Duration;
+
+/// What the last [`crate::World::step`] did and where its time went.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepProfile {
+    /// The whole step.
+    pub step: Duration,
+    /// Broad phase: pair updates and contact creation and removal.
+    pub broad_phase: Duration,
+    /// Narrow phase: manifold updates.
+    pub narrow_phase: Duration,
+    /// Constraint preparation and the substeps.
+    pub solver: Duration,
+    /// Writing poses back, bounding boxes, broad-phase proxies.
+    pub finalize: Duration,
+    /// Islands and sleep.
+    pub sleep: Duration,
+    /// Bodies simulated (awake, not fixed).
+    pub awake_bodies: usize,
+    /// Contacts alive (pairs of overlapping fat boxes).
+    pub contacts: usize,
+    /// Contacts with manifold points.
+    pub touching_contacts: usize,
+    /// Contact constraints solved.
+    pub constraints: usize,
+}

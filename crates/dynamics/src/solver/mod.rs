@@ -1,0 +1,52 @@
+//! The soft-step solver (after Box2D v3's "soft step", E. Catto, 2024).
+//!
+//! One step of length `dt` is split into `n` substeps of `h = dt / n`. Contact
+//! constraints are prepared once per step (anchors, effective masses, softness),
+//! then every substep runs, in this order:
+//!
+//! 1. integrate velocities (gravity, forces, damping);
+//! 2. warm start: apply the accumulated impulses;
+//! 3. solve contacts with a soft bias that pushes overlap out like a stiff,
+//!    heavily damped spring (speculative points may close their gap, no more);
+//! 4. integrate positions, as per-body deltas from the step's start;
+//! 5. relax: solve again without the bias, removing the velocity the bias added.
+//!
+//! After the substeps, restitution drives the normal velocity of points that
+//! approached fast enough to `−e·v_before`, and the impulses are stored for the
+//! next step's warm start. Bodies carry only deltas (position and rotation since
+//! the step began) through the substeps, and contact separation is recomputed from
+//! those deltas, which keeps precision far from the world origin.
+
+pub(crate) mod body_state;
+pub(crate) mod coloring;
+pub(crate) mod contact_solver;
+pub(crate) mod integrate;
+
+use lamina_geometry::Real;
+
+/// Coefficients of a soft constraint: a spring-damper of stiffness `hertz` and
+/// damping ratio `zeta`, integrated implicitly over a substep of `h` seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Softness {
+    /// Fraction of the position error turned into velocity per second.
+    pub bias_rate: Real,
+    /// Scales the effective mass: below 1, the constraint gives a little.
+    pub mass_scale: Real,
+    /// Scales the accumulated impulse subtracted each iteration (the spring's memory).
+    pub impulse_scale: Real,
+}
+
+impl Softness {
+    /// ω = 2π·hertz; a1 = 2ζ + hω; a2 = hω·a1; a3 = 1/(1 + a2):
+    /// bias rate ω/a1, mass scale a2·a3, impulse scale a3.
+    pub fn new(hertz: Real, zeta: Real, h: Real) -> Self {
+        if hertz == 0.0 {
+            return Self { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+        }
+        let omega = 2.0 * lamina_geometry::math::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
+    }
+}

@@ -1,0 +1,353 @@
+//! [`World::step`]: broad phase, narrow phase, solver, finalisation and sleep,
+//! in that order.
+
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+use lamina_broadphase::PairEvent;
+use lamina_geometry::{Isometry, Real, Vec2};
+use lamina_narrowphase::{contact_manifold, intersects};
+
+use crate::body::{BodyKind, NO_INDEX};
+use crate::contact::{Contact, ContactEvent, ContactPointState, SensorEvent};
+use crate::solver::Softness;
+use crate::solver::body_state::{BodyParams, BodyState};
+use crate::solver::contact_solver::{apply_restitution, prepare, solve, warm_start};
+use crate::solver::integrate::{integrate_positions, integrate_rotation, integrate_velocities};
+use crate::{ColliderKey, World, WorldError};
+
+impl World {
+    /// Advances the world by `dt` seconds. Refuses a non-finite or non-positive
+    /// `dt`, leaving the world unchanged. Runs on the current rayon pool.
+    pub fn step(&mut self, dt: Real) -> Result<(), WorldError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(WorldError::InvalidTimeStep { dt });
+        }
+        let start = Instant::now();
+        self.contact_events.clear();
+        self.sensor_events.clear();
+        self.wake_requested_bodies();
+
+        let t = Instant::now();
+        self.update_pairs();
+        self.profile.broad_phase = t.elapsed();
+
+        let t = Instant::now();
+        self.update_contacts(dt);
+        self.profile.narrow_phase = t.elapsed();
+
+        let t = Instant::now();
+        self.solve(dt);
+        self.profile.solver = t.elapsed();
+
+        let t = Instant::now();
+        self.finalize(dt);
+        self.profile.finalize = t.elapsed();
+
+        let t = Instant::now();
+        if self.settings.enable_sleep {
+            let awake = std::mem::take(&mut self.scratch.awake);
+            let mut members = std::mem::take(&mut self.scratch.to_wake);
+            self.islands.sleep_resting(
+                &mut self.bodies,
+                &self.contacts,
+                &awake,
+                self.settings.time_to_sleep,
+                &mut members,
+            );
+            self.scratch.awake = awake;
+            self.scratch.to_wake = members;
+        }
+        self.profile.sleep = t.elapsed();
+
+        self.profile.contacts = self.contacts.len();
+        self.profile.touching_contacts = self.contacts.values().filter(|c| c.touching).count();
+        self.profile.step = start.elapsed();
+        Ok(())
+    }
+
+    /// Wakes sleeping bodies the user changed since the last step.
+    fn wake_requested_bodies(&mut self) {
+        let mut to_wake = std::mem::take(&mut self.scratch.to_wake);
+        to_wake.clear();
+        to_wake.extend(self.bodies.iter().filter(|(_, b)| b.wake_requested).map(|(k, _)| k));
+        for &key in &to_wake {
+            self.bodies[key].wake_requested = false;
+            self.wake_body(key);
+        }
+        self.scratch.to_wake = to_wake;
+    }
+
+    /// Turns the broad phase's pair events into new and destroyed contacts.
+    fn update_pairs(&mut self) {
+        let mut events = std::mem::take(&mut self.scratch.pair_events);
+        self.broad_phase.update_pairs(&mut events);
+        for event in &events {
+            match *event {
+                PairEvent::Begin(a, b) => self.create_contact(a, b),
+                PairEvent::End(a, b) => {
+                    if let Some(key) = self.contact_of_pair.get(&(a, b)).copied() {
+                        self.destroy_contact(key);
+                    }
+                }
+            }
+        }
+        self.scratch.pair_events = events;
+    }
+
+    /// A contact for a new pair, if the two colliders may touch.
+    fn create_contact(&mut self, a: ColliderKey, b: ColliderKey) {
+        let (Some(ca), Some(cb)) = (self.colliders.get(a), self.colliders.get(b)) else { return };
+        if ca.body == cb.body || !ca.filter.should_collide(&cb.filter) || (ca.sensor && cb.sensor) {
+            return;
+        }
+        let (kind_a, kind_b) = (self.bodies[ca.body].kind, self.bodies[cb.body].kind);
+        let sensor = ca.sensor || cb.sensor;
+        if !sensor && kind_a != BodyKind::Dynamic && kind_b != BodyKind::Dynamic {
+            return; // fixed and kinematic bodies do not push each other
+        }
+        let contact = Contact {
+            collider_a: a,
+            collider_b: b,
+            body_a: ca.body,
+            body_b: cb.body,
+            friction: self.settings.friction_mixing.mix(ca.friction, cb.friction),
+            restitution: self.settings.restitution_mixing.mix(ca.restitution, cb.restitution),
+            sensor,
+            normal: Vec2::zeros(),
+            points: ArrayVec::new(),
+            touching: false,
+        };
+        let key = self.contacts.insert(contact);
+        self.contact_of_pair.insert((a, b), key);
+    }
+
+    /// Refreshes the manifold of every contact with an awake body, reports
+    /// touching changes, and wakes sleeping bodies that something touches.
+    fn update_contacts(&mut self, dt: Real) {
+        let mut to_wake = std::mem::take(&mut self.scratch.to_wake);
+        to_wake.clear();
+        let settings = self.settings;
+        for (_, c) in self.contacts.iter_mut() {
+            let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+            if !ba.awake && !bb.awake {
+                continue;
+            }
+            let (ca, cb) = (&self.colliders[c.collider_a], &self.colliders[c.collider_b]);
+            let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
+            let was_touching = c.touching;
+            if c.sensor {
+                c.touching = intersects(&ca.shape, &pose_a, &cb.shape, &pose_b);
+            } else {
+                // A body can close this much distance during the step: the
+                // speculative margin that lets fast bodies land without sinking.
+                let reach =
+                    |b: &crate::Body| (b.linear_velocity.norm() + b.angular_velocity.abs() * b.extent) * dt;
+                let margin =
+                    settings.speculative_distance + reach(ba) + reach(bb) + settings.gravity.norm() * dt * dt;
+                let m = contact_manifold(&ca.shape, &pose_a, &cb.shape, &pose_b, margin);
+                let points: ArrayVec<ContactPointState, 2> = m
+                    .points
+                    .iter()
+                    .map(|p| ContactPointState {
+                        point: p.point,
+                        local_a: ca.local_pose * p.local_a,
+                        local_b: cb.local_pose * p.local_b,
+                        separation: p.separation,
+                        id: p.id,
+                        normal_impulse: 0.0,
+                        tangent_impulse: 0.0,
+                    })
+                    .collect();
+                c.set_manifold(m.normal, points, settings.enable_warm_starting);
+                c.touching = !c.points.is_empty();
+            }
+            if c.touching != was_touching {
+                if c.sensor {
+                    let a_is_sensor = ca.sensor;
+                    let (sensor, visitor) =
+                        if a_is_sensor { (c.collider_a, c.collider_b) } else { (c.collider_b, c.collider_a) };
+                    self.sensor_events.push(if c.touching {
+                        SensorEvent::Begin { sensor, visitor }
+                    } else {
+                        SensorEvent::End { sensor, visitor }
+                    });
+                } else {
+                    self.contact_events.push(if c.touching {
+                        ContactEvent::Begin { a: c.collider_a, b: c.collider_b }
+                    } else {
+                        ContactEvent::End { a: c.collider_a, b: c.collider_b }
+                    });
+                }
+            }
+            if c.touching && !c.sensor {
+                for (body, state) in [(c.body_a, ba), (c.body_b, bb)] {
+                    if !state.awake && state.kind != BodyKind::Fixed {
+                        to_wake.push(body);
+                    }
+                }
+            }
+        }
+        for &key in &to_wake {
+            self.wake_body(key);
+        }
+        self.scratch.to_wake = to_wake;
+    }
+
+    /// Gathers the awake bodies and touching contacts and runs the substeps.
+    fn solve(&mut self, dt: Real) {
+        let settings = self.settings;
+        let substeps = settings.substeps.max(1);
+        let h = dt / substeps as Real;
+        let inv_h = 1.0 / h;
+
+        // Awake movable bodies get solver slots, in key order.
+        let s = &mut self.scratch;
+        s.awake.clear();
+        s.states.clear();
+        s.params.clear();
+        for (key, b) in self.bodies.iter_mut() {
+            if !b.awake || b.kind == BodyKind::Fixed {
+                b.solver_index = NO_INDEX;
+                continue;
+            }
+            b.solver_index = s.states.len() as u32;
+            s.awake.push(key);
+            s.states.push(BodyState {
+                v: b.linear_velocity,
+                w: b.angular_velocity,
+                dp: Vec2::zeros(),
+                dq: nalgebra::UnitComplex::identity(),
+            });
+            let dynamic = b.kind == BodyKind::Dynamic;
+            s.params.push(BodyParams {
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+                linear_damping: 1.0 / (1.0 + h * b.linear_damping),
+                angular_damping: 1.0 / (1.0 + h * b.angular_damping),
+                linear_acceleration: if dynamic {
+                    settings.gravity * b.gravity_scale + b.force * b.inv_mass
+                } else {
+                    Vec2::zeros()
+                },
+                angular_acceleration: if dynamic { b.torque * b.inv_inertia } else { 0.0 },
+            });
+        }
+        self.profile.awake_bodies = s.states.len();
+
+        // One constraint per touching contact with at least one awake body.
+        // The soft contact stays stable up to a quarter of the substep rate.
+        // Contacts with immovable bodies are made twice as stiff (nothing on the
+        // other side gives way), within the same limit.
+        let max_hertz = 0.25 * inv_h;
+        let hertz = settings.contact_hertz.min(max_hertz);
+        let softness = Softness::new(hertz, settings.contact_damping_ratio, h);
+        let static_softness = Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h);
+        let fixed_params = BodyParams {
+            inv_mass: 0.0,
+            inv_inertia: 0.0,
+            linear_damping: 1.0,
+            angular_damping: 1.0,
+            linear_acceleration: Vec2::zeros(),
+            angular_acceleration: 0.0,
+        };
+        s.constraints.clear();
+        s.constraint_contacts.clear();
+        for (key, c) in self.contacts.iter() {
+            if !c.touching || c.sensor {
+                continue;
+            }
+            let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+            let (ia, ib) = (ba.solver_index, bb.solver_index);
+            if ia == NO_INDEX && ib == NO_INDEX {
+                continue;
+            }
+            let anchors: ArrayVec<(Vec2, Vec2), 2> = c
+                .points
+                .iter()
+                .map(|p| {
+                    (
+                        ba.pose.rotation * (p.local_a - ba.local_center),
+                        bb.pose.rotation * (p.local_b - bb.local_center),
+                    )
+                })
+                .collect();
+            let param = |i: u32| if i == NO_INDEX { &fixed_params } else { &s.params[i as usize] };
+            let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &s.states[i as usize] };
+            s.constraints.push(prepare(
+                c,
+                &anchors,
+                (ia, ib),
+                (param(ia), param(ib)),
+                (state(ia), state(ib)),
+                softness,
+                static_softness,
+                settings.enable_warm_starting,
+            ));
+            s.constraint_contacts.push(key);
+        }
+        self.profile.constraints = s.constraints.len();
+
+        s.coloring.build(&s.constraints, s.states.len());
+        let order = &s.coloring.order;
+        let push = settings.contact_push_max_velocity;
+        for _ in 0..substeps {
+            integrate_velocities(&mut s.states, &s.params, h, settings.max_linear_speed);
+            if settings.enable_warm_starting {
+                warm_start(&s.constraints, order, &mut s.states);
+            }
+            solve(&mut s.constraints, &mut s.states, inv_h, true, push, order);
+            integrate_positions(&mut s.states, h);
+            solve(&mut s.constraints, &mut s.states, inv_h, false, push, order);
+        }
+        apply_restitution(&mut s.constraints, order, &mut s.states, settings.restitution_threshold);
+
+        // Store the impulses for the next step's warm start.
+        for (constraint, &key) in s.constraints.iter().zip(&s.constraint_contacts) {
+            let contact = &mut self.contacts[key];
+            for (p, cp) in contact.points.iter_mut().zip(&constraint.points[..constraint.count]) {
+                p.normal_impulse = cp.normal_impulse;
+                p.tangent_impulse = cp.tangent_impulse;
+            }
+        }
+    }
+
+    /// Writes the solver's motion back to the bodies, updates sleep timers,
+    /// bounding boxes and broad-phase proxies.
+    fn finalize(&mut self, dt: Real) {
+        let settings = self.settings;
+        let awake = std::mem::take(&mut self.scratch.awake);
+        for (i, &key) in awake.iter().enumerate() {
+            let state = self.scratch.states[i];
+            let b = &mut self.bodies[key];
+            b.linear_velocity = state.v;
+            b.angular_velocity = state.w;
+            b.center += state.dp;
+            let rotation = integrate_rotation(&(state.dq * b.pose.rotation), 0.0);
+            let origin = b.center - rotation * b.local_center.coords;
+            b.pose = Isometry::from_parts(origin.coords.into(), rotation);
+            b.force = Vec2::zeros();
+            b.torque = 0.0;
+            let speed = b.linear_velocity.norm() + b.extent * b.angular_velocity.abs();
+            if !b.can_sleep || speed > settings.sleep_linear_velocity {
+                b.sleep_time = 0.0;
+            } else {
+                b.sleep_time += dt;
+            }
+            // Bounds reach ahead by the motion of the next step, so that fast
+            // bodies meet their contacts before they arrive.
+            let ahead = b.linear_velocity * dt;
+            let spin = b.extent * b.angular_velocity.abs() * dt;
+            for ci in 0..b.colliders.len() {
+                let ck = self.bodies[key].colliders[ci];
+                let pose = self.bodies[key].pose;
+                let c = &mut self.colliders[ck];
+                let now = c.shape.aabb(&(pose * c.local_pose));
+                let next = lamina_geometry::Aabb::new(now.mins + ahead, now.maxs + ahead);
+                c.aabb = now.merged(&next).loosened(spin);
+                let _ = self.broad_phase.update(ck, c.aabb);
+            }
+        }
+        self.scratch.awake = awake;
+    }
+}

@@ -1,0 +1,380 @@
+//! The [`World`]: it owns bodies, colliders and contacts, and steps them.
+
+use std::collections::HashMap;
+
+use lamina_broadphase::{PairEvent, SweepAndPrune};
+use lamina_geometry::tolerance::AABB_MARGIN;
+use lamina_geometry::{Isometry, Real, Vec2};
+use slotmap::SlotMap;
+
+use crate::body::{Body, BodyDesc, BodyKind};
+use crate::collider::{Collider, ColliderDesc};
+use crate::contact::{Contact, ContactEvent, SensorEvent};
+use crate::island::Islands;
+use crate::profile::StepProfile;
+use crate::solver::body_state::{BodyParams, BodyState};
+use crate::solver::contact_solver::ContactConstraint;
+use crate::{BodyKey, ColliderKey, ContactKey, WorldError, WorldSettings};
+
+/// A 2D physics world: bodies with colliders, stepped by [`World::step`].
+pub struct World {
+    pub(crate) settings: WorldSettings,
+    pub(crate) bodies: SlotMap<BodyKey, Body>,
+    pub(crate) colliders: SlotMap<ColliderKey, Collider>,
+    pub(crate) broad_phase: SweepAndPrune<ColliderKey>,
+    pub(crate) contacts: SlotMap<ContactKey, Contact>,
+    /// Finds a pair's contact; never iterated, so its order cannot leak out.
+    pub(crate) contact_of_pair: HashMap<(ColliderKey, ColliderKey), ContactKey>,
+    pub(crate) islands: Islands,
+    pub(crate) contact_events: Vec<ContactEvent>,
+    pub(crate) sensor_events: Vec<SensorEvent>,
+    pub(crate) profile: StepProfile,
+    pub(crate) scratch: Scratch,
+}
+
+/// Buffers reused from step to step, so that a warm step allocates nothing.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pub pair_events: Vec<PairEvent<ColliderKey>>,
+    pub awake: Vec<BodyKey>,
+    pub states: Vec<BodyState>,
+    pub params: Vec<BodyParams>,
+    pub constraints: Vec<ContactConstraint>,
+    pub constraint_contacts: Vec<ContactKey>,
+    pub to_wake: Vec<BodyKey>,
+    pub coloring: crate::solver::coloring::Coloring,
+}
+
+impl World {
+    /// An empty world. Bad settings are replaced by nothing: use
+    /// [`World::try_new`] to have them refused.
+    pub fn new(settings: WorldSettings) -> Self {
+        Self::try_new(settings).unwrap_or_else(|_| Self::build(WorldSettings::default()))
+    }
+
+    /// An empty world, or the first bad setting.
+    pub fn try_new(settings: WorldSettings) -> Result<Self, WorldError> {
+        settings.validate()?;
+        Ok(Self::build(settings))
+    }
+
+    fn build(settings: WorldSettings) -> Self {
+        let broad_phase = SweepAndPrune::with_margin(AABB_MARGIN).unwrap_or_else(|_| SweepAndPrune::new());
+        Self {
+            settings,
+            bodies: SlotMap::with_key(),
+            colliders: SlotMap::with_key(),
+            broad_phase,
+            contacts: SlotMap::with_key(),
+            contact_of_pair: HashMap::new(),
+            islands: Islands::default(),
+            contact_events: Vec::new(),
+            sensor_events: Vec::new(),
+            profile: StepProfile::default(),
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The world's settings.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings, or refuses them naming the first bad value.
+    pub fn set_settings(&mut self, settings: WorldSettings) -> Result<(), WorldError> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Sets gravity, m/s², and wakes every body so that they feel it.
+    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), WorldError> {
+        let mut settings = self.settings;
+        settings.gravity = gravity;
+        self.set_settings(settings)?;
+        self.wake_all();
+        Ok(())
+    }
+
+    /// Adds a body. A description with a non-finite number is clamped to a
+    /// still body at the origin; use [`World::try_add_body`] to have it refused.
+    pub fn add_body(&mut self, desc: BodyDesc) -> BodyKey {
+        match self.try_add_body(desc) {
+            Ok(key) => key,
+            Err(_) => self.insert_body(&BodyDesc { kind: desc.kind, ..BodyDesc::fixed() }),
+        }
+    }
+
+    /// Adds a body, or refuses a description with a bad value.
+    pub fn try_add_body(&mut self, desc: BodyDesc) -> Result<BodyKey, WorldError> {
+        desc.validate()?;
+        Ok(self.insert_body(&desc))
+    }
+
+    fn insert_body(&mut self, desc: &BodyDesc) -> BodyKey {
+        let mut body = Body::from_desc(desc);
+        body.set_mass_properties(std::iter::empty());
+        if desc.fixed_rotation {
+            body.angular_velocity = 0.0;
+        }
+        let key = self.bodies.insert(body);
+        if !self.bodies[key].awake && self.bodies[key].kind != BodyKind::Fixed {
+            self.islands.put_to_sleep(&mut self.bodies, &[key]);
+        }
+        key
+    }
+
+    /// Adds a collider to `body`, recomputing the body's mass. Refuses a stale
+    /// body key or a bad shape or property, leaving the world unchanged.
+    pub fn add_collider(&mut self, body: BodyKey, desc: ColliderDesc) -> Result<ColliderKey, WorldError> {
+        desc.validate()?;
+        let pose = self.bodies.get(body).ok_or(WorldError::StaleBody(body))?.pose;
+        let collider = Collider::from_desc(body, desc, &pose);
+        let aabb = collider.aabb;
+        let key = self.colliders.insert(collider);
+        if self.broad_phase.insert(key, aabb).is_err() {
+            // Unreachable for a validated shape at a finite pose; undo, to keep the world whole.
+            self.colliders.remove(key);
+            return Err(WorldError::InvalidBodyProperty { name: "collider bounds", value: Real::NAN });
+        }
+        self.bodies[body].colliders.push(key);
+        self.update_mass(body);
+        self.wake_body(body);
+        Ok(key)
+    }
+
+    /// Removes a collider, its contacts (reporting the ones that touched), and
+    /// recomputes its body's mass.
+    pub fn remove_collider(&mut self, key: ColliderKey) -> Result<(), WorldError> {
+        let body = self.colliders.get(key).ok_or(WorldError::StaleCollider(key))?.body;
+        self.detach_collider(key);
+        self.bodies[body].colliders.retain(|&c| c != key);
+        self.update_mass(body);
+        self.wake_body(body);
+        Ok(())
+    }
+
+    /// Removes a body with its colliders and contacts, and wakes what touched
+    /// it. Returns false for a stale key.
+    pub fn remove_body(&mut self, key: BodyKey) -> bool {
+        let Some(body) = self.bodies.get(key) else { return false };
+        let colliders = body.colliders.clone();
+        self.wake_body(key);
+        for c in colliders {
+            self.detach_collider(c);
+        }
+        self.islands.forget(&mut self.bodies, key);
+        self.bodies.remove(key);
+        true
+    }
+
+    /// Removes a collider from the broad phase and destroys its contacts,
+    /// waking the bodies on the other side.
+    fn detach_collider(&mut self, key: ColliderKey) {
+        let _ = self.broad_phase.remove(key);
+        let doomed: Vec<ContactKey> = self
+            .contacts
+            .iter()
+            .filter(|(_, c)| c.collider_a == key || c.collider_b == key)
+            .map(|(k, _)| k)
+            .collect();
+        for contact in doomed {
+            self.destroy_contact(contact);
+        }
+        self.colliders.remove(key);
+    }
+
+    /// Destroys a contact, reporting its end if it touched, and wakes both bodies.
+    pub(crate) fn destroy_contact(&mut self, key: ContactKey) {
+        let Some(c) = self.contacts.remove(key) else { return };
+        self.contact_of_pair.remove(&(c.collider_a, c.collider_b));
+        if c.touching {
+            self.report_end(&c);
+            self.wake_body(c.body_a);
+            self.wake_body(c.body_b);
+        }
+    }
+
+    pub(crate) fn report_end(&mut self, c: &Contact) {
+        if c.sensor {
+            let (sensor, visitor) = self.sensor_and_visitor(c);
+            self.sensor_events.push(SensorEvent::End { sensor, visitor });
+        } else {
+            self.contact_events.push(ContactEvent::End { a: c.collider_a, b: c.collider_b });
+        }
+    }
+
+    pub(crate) fn sensor_and_visitor(&self, c: &Contact) -> (ColliderKey, ColliderKey) {
+        let a_is_sensor = self.colliders.get(c.collider_a).is_some_and(|x| x.sensor);
+        if a_is_sensor { (c.collider_a, c.collider_b) } else { (c.collider_b, c.collider_a) }
+    }
+
+    /// Sums the colliders' mass properties into the body.
+    fn update_mass(&mut self, key: BodyKey) {
+        let Some(body) = self.bodies.get(key) else { return };
+        let colliders = &self.colliders;
+        let parts: Vec<_> = body
+            .colliders
+            .iter()
+            .filter_map(|c| colliders.get(*c))
+            .filter(|c| !c.sensor)
+            .map(|c| c.shape.mass_properties(c.density).transformed(&c.local_pose))
+            .collect();
+        let extent_parts: Vec<Real> = body
+            .colliders
+            .iter()
+            .filter_map(|c| colliders.get(*c))
+            .map(|c| c.local_pose.translation.vector.norm() + c.shape.local_bounding_radius())
+            .collect();
+        let body = &mut self.bodies[key];
+        body.set_mass_properties(parts.into_iter());
+        let center_offset = body.local_center.coords.norm();
+        body.extent = extent_parts.into_iter().fold(0.0, Real::max) + center_offset;
+    }
+
+    /// Wakes the body and its sleeping island (no-op for fixed or awake bodies).
+    pub fn wake_body(&mut self, key: BodyKey) {
+        if let Some(b) = self.bodies.get(key) {
+            if !b.awake && b.kind != BodyKind::Fixed {
+                self.islands.wake(&mut self.bodies, key);
+            }
+        }
+    }
+
+    /// Wakes every sleeping body.
+    pub fn wake_all(&mut self) {
+        let sleeping: Vec<BodyKey> =
+            self.bodies.iter().filter(|(_, b)| b.is_sleeping()).map(|(k, _)| k).collect();
+        for key in sleeping {
+            self.wake_body(key);
+        }
+    }
+
+    /// The body, or `None` for a stale key.
+    pub fn body(&self, key: BodyKey) -> Option<&Body> {
+        self.bodies.get(key)
+    }
+
+    /// The body for changes (velocities, forces, impulses), or `None` for a
+    /// stale key. A sleeping body that is changed wakes at the next step.
+    pub fn body_mut(&mut self, key: BodyKey) -> Option<&mut Body> {
+        self.bodies.get_mut(key)
+    }
+
+    /// Every body, in key order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyKey, &Body)> {
+        self.bodies.iter()
+    }
+
+    /// How many bodies the world holds.
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Moves a body to `pose` at once (a teleport: no velocity change) and wakes it.
+    pub fn set_body_position(&mut self, key: BodyKey, pose: Isometry) -> Result<(), WorldError> {
+        let t = pose.translation.vector;
+        for (name, v) in
+            [("position.x", t.x), ("position.y", t.y), ("rotation", pose.rotation.re + pose.rotation.im)]
+        {
+            if !v.is_finite() {
+                return Err(WorldError::InvalidBodyProperty { name, value: v });
+            }
+        }
+        let body = self.bodies.get_mut(key).ok_or(WorldError::StaleBody(key))?;
+        body.pose = pose;
+        body.center = pose * body.local_center;
+        let colliders = body.colliders.clone();
+        for c in colliders {
+            self.refresh_collider_bounds(c);
+        }
+        self.wake_body(key);
+        Ok(())
+    }
+
+    /// Recomputes a collider's tight bounds from its body's pose and updates the broad phase.
+    pub(crate) fn refresh_collider_bounds(&mut self, key: ColliderKey) {
+        let Some(c) = self.colliders.get_mut(key) else { return };
+        let pose = self.bodies[c.body].pose * c.local_pose;
+        c.aabb = c.shape.aabb(&pose);
+        let _ = self.broad_phase.update(key, c.aabb);
+    }
+
+    /// The collider, or `None` for a stale key.
+    pub fn collider(&self, key: ColliderKey) -> Option<&Collider> {
+        self.colliders.get(key)
+    }
+
+    /// Every collider, in key order.
+    pub fn colliders(&self) -> impl Iterator<Item = (ColliderKey, &Collider)> {
+        self.colliders.iter()
+    }
+
+    /// Every contact (pairs of colliders whose fat boxes overlap), in creation order.
+    pub fn contacts(&self) -> impl Iterator<Item = &Contact> {
+        self.contacts.values()
+    }
+
+    /// The contact between two colliders, in either order, if they have one.
+    pub fn contact_between(&self, a: ColliderKey, b: ColliderKey) -> Option<&Contact> {
+        let key = if a < b { (a, b) } else { (b, a) };
+        self.contact_of_pair.get(&key).and_then(|&k| self.contacts.get(k))
+    }
+
+    /// Contacts that began or ended touching during the last step, in a
+    /// deterministic order.
+    pub fn contact_events(&self) -> &[ContactEvent] {
+        &self.contact_events
+    }
+
+    /// Sensor overlaps that began or ended during the last step.
+    pub fn sensor_events(&self) -> &[SensorEvent] {
+        &self.sensor_events
+    }
+
+    /// Counters and timings of the last step.
+    pub fn profile(&self) -> &StepProfile {
+        &self.profile
+    }
+
+    /// A hash of every body's pose and velocity bits, in key order: equal
+    /// hashes mean (with overwhelming likelihood) bit-identical states.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv::new();
+        for (_, b) in &self.bodies {
+            let t = b.pose.translation.vector;
+            for v in [
+                t.x,
+                t.y,
+                b.pose.rotation.re,
+                b.pose.rotation.im,
+                b.linear_velocity.x,
+                b.linear_velocity.y,
+                b.angular_velocity,
+            ] {
+                h.write(&v.to_bits().to_le_bytes());
+            }
+        }
+        h.finish()
+    }
+}
+
+/// FNV-1a, 64-bit: simple, stable across platforms and releases.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
