@@ -1,0 +1,67 @@
+//! A warm step allocates nothing: a counting global allocator watches the
+//! heap while a settled pyramid keeps stepping (sleep off, so every body works),
+//! and while a fully asleep pile steps.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use lamina_dynamics::{BodyDesc, ColliderDesc, World, WorldSettings};
+use lamina_geometry::{Real, Shape};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn pyramid(rows: usize, settings: WorldSettings) -> World {
+    let mut w = World::new(settings);
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(50.0, 1.0))).unwrap();
+    for i in 0..rows {
+        for j in i..rows {
+            let x = (i as Real + 1.0) * 0.5 + (j - i) as Real - rows as Real * 0.5;
+            let b = w.add_body(BodyDesc::dynamic().translation(x, 0.5 + i as Real));
+            w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        }
+    }
+    w
+}
+
+fn allocations_during(steps: usize, w: &mut World) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..steps {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+// One test function, so that no other test thread allocates while counting.
+#[test]
+fn warm_steps_do_not_allocate() {
+    let mut awake = pyramid(12, WorldSettings { enable_sleep: false, ..WorldSettings::default() });
+    allocations_during(120, &mut awake);
+    assert_eq!(allocations_during(60, &mut awake), 0, "a warm awake pyramid allocated");
+
+    let mut asleep = pyramid(8, WorldSettings::default());
+    allocations_during(400, &mut asleep);
+    assert!(asleep.bodies().all(|(_, b)| b.is_sleeping() || b.kind() == lamina_dynamics::BodyKind::Fixed));
+    assert_eq!(allocations_during(60, &mut asleep), 0, "a sleeping pile allocated");
+}

@@ -1,0 +1,146 @@
+//! Bad input gets a typed error that names the value, and the world is left
+//! exactly as it was (same state hash, same bodies and colliders).
+
+use lamina_dynamics::{BodyDesc, ColliderDesc, World, WorldError, WorldSettings};
+use lamina_geometry::{Isometry, Real, Shape, Vec2};
+
+fn scene() -> (World, lamina_dynamics::BodyKey) {
+    let mut w = World::new(WorldSettings::default());
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(10.0, 1.0))).unwrap();
+    let b = w.add_body(BodyDesc::dynamic().translation(0.0, 2.0));
+    w.add_collider(b, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+    for _ in 0..10 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    (w, b)
+}
+
+fn unchanged(w: &World, hash: u64, bodies: usize, colliders: usize) {
+    assert_eq!(w.state_hash(), hash);
+    assert_eq!(w.body_count(), bodies);
+    assert_eq!(w.colliders().count(), colliders);
+}
+
+#[test]
+fn bad_time_steps_are_refused() {
+    let (mut w, _) = scene();
+    let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
+    for dt in [0.0, -1.0 / 60.0, Real::NAN, Real::INFINITY] {
+        let err = w.step(dt).unwrap_err();
+        assert!(matches!(err, WorldError::InvalidTimeStep { .. }));
+        assert!(err.to_string().contains(&dt.to_string()), "{err}");
+        unchanged(&w, hash, bodies, colliders);
+    }
+}
+
+#[test]
+fn bad_colliders_are_refused() {
+    let (mut w, b) = scene();
+    let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
+    let mass = w.body(b).unwrap().mass();
+    let cases = [
+        ColliderDesc::new(Shape::circle(Real::NAN)),
+        ColliderDesc::new(Shape::circle(-1.0)),
+        ColliderDesc::new(Shape::rectangle(0.0, 1.0)),
+        ColliderDesc::new(Shape::circle(1.0)).density(-2.0),
+        ColliderDesc::new(Shape::circle(1.0)).density(Real::INFINITY),
+        ColliderDesc::new(Shape::circle(1.0)).friction(Real::NAN),
+        ColliderDesc::new(Shape::circle(1.0)).restitution(-0.5),
+        ColliderDesc::new(Shape::circle(1.0)).local_pose(Isometry::translation(Real::NAN, 0.0)),
+    ];
+    for desc in cases {
+        let err = w.add_collider(b, desc.clone()).unwrap_err();
+        assert!(!err.to_string().is_empty());
+        unchanged(&w, hash, bodies, colliders);
+        assert_eq!(w.body(b).unwrap().mass(), mass, "{desc:?} changed the mass");
+    }
+    let err = w.add_collider(b, ColliderDesc::new(Shape::circle(1.0)).density(-2.0)).unwrap_err();
+    assert!(err.to_string().contains("-2"), "{err}");
+}
+
+#[test]
+fn stale_keys_are_refused() {
+    let (mut w, b) = scene();
+    let c = w.body(b).unwrap().colliders()[0];
+    assert!(w.remove_body(b));
+    let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
+    assert!(matches!(
+        w.add_collider(b, ColliderDesc::new(Shape::circle(1.0))),
+        Err(WorldError::StaleBody(_))
+    ));
+    assert!(matches!(w.remove_collider(c), Err(WorldError::StaleCollider(_))));
+    assert!(matches!(w.set_body_position(b, Isometry::identity()), Err(WorldError::StaleBody(_))));
+    assert!(w.body(b).is_none() && w.body_mut(b).is_none() && w.collider(c).is_none());
+    assert!(!w.remove_body(b));
+    unchanged(&w, hash, bodies, colliders);
+}
+
+#[test]
+fn non_finite_body_values_are_refused() {
+    let (mut w, b) = scene();
+    let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
+    assert!(w.try_add_body(BodyDesc::dynamic().translation(Real::NAN, 0.0)).is_err());
+    assert!(w.try_add_body(BodyDesc::dynamic().linear_velocity(Vec2::new(0.0, Real::INFINITY))).is_err());
+    assert!(w.try_add_body(BodyDesc::dynamic().linear_damping(-1.0)).is_err());
+    let body = w.body_mut(b).unwrap();
+    assert!(body.set_linear_velocity(Vec2::new(Real::NAN, 0.0)).is_err());
+    assert!(body.set_angular_velocity(Real::INFINITY).is_err());
+    assert!(body.apply_impulse(Vec2::new(Real::NAN, 1.0)).is_err());
+    assert!(body.apply_force(Vec2::new(1.0, Real::NEG_INFINITY)).is_err());
+    assert!(body.apply_torque(Real::NAN).is_err());
+    assert!(w.set_body_position(b, Isometry::translation(Real::NAN, 0.0)).is_err());
+    unchanged(&w, hash, bodies, colliders);
+    // And a step afterwards still gives finite numbers.
+    w.step(1.0 / 60.0).unwrap();
+    let p = w.body(b).unwrap().position().translation.vector;
+    assert!(p.x.is_finite() && p.y.is_finite());
+}
+
+#[test]
+fn bad_settings_are_refused() {
+    let bad = [
+        WorldSettings { gravity: Vec2::new(Real::NAN, 0.0), ..WorldSettings::default() },
+        WorldSettings { substeps: 0, ..WorldSettings::default() },
+        WorldSettings { contact_hertz: -1.0, ..WorldSettings::default() },
+        WorldSettings { time_to_sleep: Real::NAN, ..WorldSettings::default() },
+    ];
+    for s in bad {
+        let err = World::try_new(s).err().expect("refused");
+        assert!(matches!(err, WorldError::InvalidSetting { .. }), "{err}");
+        let (mut w, _) = scene();
+        let before = *w.settings();
+        assert!(w.set_settings(s).is_err());
+        assert_eq!(*w.settings(), before);
+    }
+}
+
+/// Even extreme but finite input never puts a NaN into the state.
+#[test]
+fn extreme_finite_input_stays_finite() {
+    let mut w = World::new(WorldSettings::default());
+    let ground = w.add_body(BodyDesc::fixed());
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(50.0, 1.0))).unwrap();
+    let fast = w.add_body(
+        BodyDesc::dynamic().translation(0.0, 5.0).linear_velocity(Vec2::new(1e6, -1e6)).angular_velocity(1e6),
+    );
+    w.add_collider(fast, ColliderDesc::new(Shape::rectangle(0.01, 5.0)).density(1e-6)).unwrap();
+    let heavy = w.add_body(BodyDesc::dynamic().translation(0.0, 2.0));
+    w.add_collider(heavy, ColliderDesc::new(Shape::circle(1.0)).density(1e6)).unwrap();
+    let coincident = w.add_body(BodyDesc::dynamic().translation(0.0, 2.0));
+    w.add_collider(coincident, ColliderDesc::new(Shape::circle(1.0))).unwrap();
+    let massless = w.add_body(BodyDesc::dynamic().translation(3.0, 3.0));
+    w.add_collider(massless, ColliderDesc::new(Shape::circle(1.0)).density(0.0)).unwrap();
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    for (_, b) in w.bodies() {
+        let p = b.position();
+        let v = b.linear_velocity();
+        for x in
+            [p.translation.x, p.translation.y, p.rotation.re, p.rotation.im, v.x, v.y, b.angular_velocity()]
+        {
+            assert!(x.is_finite(), "non-finite state {x}");
+        }
+    }
+}
