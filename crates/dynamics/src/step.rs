@@ -14,7 +14,25 @@ use crate::solver::Softness;
 use crate::solver::body_state::{BodyParams, BodyState};
 use crate::solver::contact_solver::{apply_restitution, prepare, solve, warm_start};
 use crate::solver::integrate::{integrate_positions, integrate_rotation, integrate_velocities};
-use crate::{ColliderKey, World, WorldError};
+use crate::solver::parallel::for_each_by_color;
+use rayon::prelude::*;
+
+use crate::{ColliderKey, ContactKey, World, WorldError, WorldSettings};
+
+/// Below this many active contacts the narrow phase runs on the calling thread.
+const NARROW_PARALLEL_MIN: usize = 256;
+
+/// Contacts per narrow-phase task.
+const NARROW_CHUNK: usize = 64;
+
+/// What the narrow phase found for one contact.
+#[derive(Clone, Debug)]
+pub(crate) enum Collision {
+    /// A sensor pair: do the shapes overlap?
+    Sensor(bool),
+    /// A solid pair: the manifold's normal and points.
+    Manifold(Vec2, ArrayVec<ContactPointState, 2>),
+}
 
 impl World {
     /// Advances the world by `dt` seconds. Refuses a non-finite or non-positive
@@ -124,47 +142,49 @@ impl World {
 
     /// Refreshes the manifold of every contact with an awake body, reports
     /// touching changes, and wakes sleeping bodies that something touches.
+    ///
+    /// The manifolds are computed in parallel, each from its own pair alone,
+    /// into a buffer in contact order; applying them (impulse carry-over, events,
+    /// waking) is then a serial pass in the same order, so the result does not
+    /// depend on the thread count.
     fn update_contacts(&mut self, dt: Real) {
+        let mut active = std::mem::take(&mut self.scratch.active_contacts);
+        active.clear();
+        active.extend(
+            self.contacts
+                .iter()
+                .filter(|(_, c)| self.bodies[c.body_a].awake || self.bodies[c.body_b].awake)
+                .map(|(k, _)| k),
+        );
+        let mut results = std::mem::take(&mut self.scratch.narrow_results);
+        let world = &*self;
+        let settings = self.settings;
+        if active.len() < NARROW_PARALLEL_MIN {
+            results.clear();
+            results.extend(active.iter().map(|&k| world.collide(k, dt, &settings)));
+        } else {
+            active
+                .par_iter()
+                .with_min_len(NARROW_CHUNK)
+                .map(|&k| world.collide(k, dt, &settings))
+                .collect_into_vec(&mut results);
+        }
+
         let mut to_wake = std::mem::take(&mut self.scratch.to_wake);
         to_wake.clear();
-        let settings = self.settings;
-        for (_, c) in self.contacts.iter_mut() {
-            let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
-            if !ba.awake && !bb.awake {
-                continue;
-            }
-            let (ca, cb) = (&self.colliders[c.collider_a], &self.colliders[c.collider_b]);
-            let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
+        for (&key, result) in active.iter().zip(&results) {
+            let c = &mut self.contacts[key];
             let was_touching = c.touching;
-            if c.sensor {
-                c.touching = intersects(&ca.shape, &pose_a, &cb.shape, &pose_b);
-            } else {
-                // A body can close this much distance during the step: the
-                // speculative margin that lets fast bodies land without sinking.
-                let reach =
-                    |b: &crate::Body| (b.linear_velocity.norm() + b.angular_velocity.abs() * b.extent) * dt;
-                let margin =
-                    settings.speculative_distance + reach(ba) + reach(bb) + settings.gravity.norm() * dt * dt;
-                let m = contact_manifold(&ca.shape, &pose_a, &cb.shape, &pose_b, margin);
-                let points: ArrayVec<ContactPointState, 2> = m
-                    .points
-                    .iter()
-                    .map(|p| ContactPointState {
-                        point: p.point,
-                        local_a: ca.local_pose * p.local_a,
-                        local_b: cb.local_pose * p.local_b,
-                        separation: p.separation,
-                        id: p.id,
-                        normal_impulse: 0.0,
-                        tangent_impulse: 0.0,
-                    })
-                    .collect();
-                c.set_manifold(m.normal, points, settings.enable_warm_starting);
-                c.touching = !c.points.is_empty();
+            match result {
+                Collision::Sensor(overlap) => c.touching = *overlap,
+                Collision::Manifold(normal, points) => {
+                    c.set_manifold(*normal, points.clone(), settings.enable_warm_starting);
+                    c.touching = !c.points.is_empty();
+                }
             }
             if c.touching != was_touching {
                 if c.sensor {
-                    let a_is_sensor = ca.sensor;
+                    let a_is_sensor = self.colliders[c.collider_a].sensor;
                     let (sensor, visitor) =
                         if a_is_sensor { (c.collider_a, c.collider_b) } else { (c.collider_b, c.collider_a) };
                     self.sensor_events.push(if c.touching {
@@ -181,8 +201,9 @@ impl World {
                 }
             }
             if c.touching && !c.sensor {
-                for (body, state) in [(c.body_a, ba), (c.body_b, bb)] {
-                    if !state.awake && state.kind != BodyKind::Fixed {
+                for body in [c.body_a, c.body_b] {
+                    let b = &self.bodies[body];
+                    if !b.awake && b.kind != BodyKind::Fixed {
                         to_wake.push(body);
                     }
                 }
@@ -192,6 +213,39 @@ impl World {
             self.wake_body(key);
         }
         self.scratch.to_wake = to_wake;
+        self.scratch.active_contacts = active;
+        self.scratch.narrow_results = results;
+    }
+
+    /// The new manifold (or sensor overlap) of one contact, from the current poses.
+    fn collide(&self, key: ContactKey, dt: Real, settings: &WorldSettings) -> Collision {
+        let c = &self.contacts[key];
+        let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+        let (ca, cb) = (&self.colliders[c.collider_a], &self.colliders[c.collider_b]);
+        let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
+        if c.sensor {
+            return Collision::Sensor(intersects(&ca.shape, &pose_a, &cb.shape, &pose_b));
+        }
+        // A body can close this much distance during the step: the speculative
+        // margin that lets fast bodies land without sinking.
+        let reach = |b: &crate::Body| (b.linear_velocity.norm() + b.angular_velocity.abs() * b.extent) * dt;
+        let margin =
+            settings.speculative_distance + reach(ba) + reach(bb) + settings.gravity.norm() * dt * dt;
+        let m = contact_manifold(&ca.shape, &pose_a, &cb.shape, &pose_b, margin);
+        let points = m
+            .points
+            .iter()
+            .map(|p| ContactPointState {
+                point: p.point,
+                local_a: ca.local_pose * p.local_a,
+                local_b: cb.local_pose * p.local_b,
+                separation: p.separation,
+                id: p.id,
+                normal_impulse: 0.0,
+                tangent_impulse: 0.0,
+            })
+            .collect();
+        Collision::Manifold(m.normal, points)
     }
 
     /// Gathers the awake bodies and touching contacts and runs the substeps.
@@ -289,18 +343,19 @@ impl World {
         self.profile.constraints = s.constraints.len();
 
         s.coloring.build(&s.constraints, s.states.len());
-        let order = &s.coloring.order;
         let push = settings.contact_push_max_velocity;
+        let (coloring, constraints) = (&s.coloring, &mut s.constraints);
         for _ in 0..substeps {
             integrate_velocities(&mut s.states, &s.params, h, settings.max_linear_speed);
             if settings.enable_warm_starting {
-                warm_start(&s.constraints, order, &mut s.states);
+                for_each_by_color(coloring, constraints, &mut s.states, warm_start);
             }
-            solve(&mut s.constraints, &mut s.states, inv_h, true, push, order);
+            for_each_by_color(coloring, constraints, &mut s.states, |c, st| solve(c, st, inv_h, true, push));
             integrate_positions(&mut s.states, h);
-            solve(&mut s.constraints, &mut s.states, inv_h, false, push, order);
+            for_each_by_color(coloring, constraints, &mut s.states, |c, st| solve(c, st, inv_h, false, push));
         }
-        apply_restitution(&mut s.constraints, order, &mut s.states, settings.restitution_threshold);
+        let threshold = settings.restitution_threshold;
+        for_each_by_color(coloring, constraints, &mut s.states, |c, st| apply_restitution(c, st, threshold));
 
         // Store the impulses for the next step's warm start.
         for (constraint, &key) in s.constraints.iter().zip(&s.constraint_contacts) {

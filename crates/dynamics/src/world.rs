@@ -43,6 +43,8 @@ pub(crate) struct Scratch {
     pub constraint_contacts: Vec<ContactKey>,
     pub to_wake: Vec<BodyKey>,
     pub coloring: crate::solver::coloring::Coloring,
+    pub active_contacts: Vec<ContactKey>,
+    pub narrow_results: Vec<crate::step::Collision>,
 }
 
 impl World {

@@ -10,7 +10,7 @@ use lamina_geometry::{Real, Vec2};
 
 use super::Softness;
 use super::body_state::BodyState;
-use crate::body::NO_INDEX;
+use super::parallel::States;
 use crate::contact::Contact;
 use crate::solver::body_state::BodyParams;
 
@@ -54,21 +54,6 @@ pub(crate) struct ContactConstraint {
     /// two-point manifold, when it is well conditioned enough to solve both
     /// points as one block.
     pub block: Option<[Real; 3]>,
-}
-
-/// The two bodies' states, immovable ones read as [`BodyState::FIXED`].
-#[inline]
-fn load(states: &[BodyState], index: u32) -> BodyState {
-    if index == NO_INDEX { BodyState::FIXED } else { states[index as usize] }
-}
-
-#[inline]
-fn store(states: &mut [BodyState], index: u32, state: &BodyState) {
-    if index != NO_INDEX {
-        let s = &mut states[index as usize];
-        s.v = state.v;
-        s.w = state.w;
-    }
 }
 
 /// Builds the constraint of a touching contact. `anchors` gives, per point, the
@@ -210,35 +195,24 @@ fn apply(
     sb.w += c.inv_i_b * cross(rb, impulse);
 }
 
-/// Applies last step's accumulated impulses.
-pub(crate) fn warm_start(constraints: &[ContactConstraint], order: &[u32], states: &mut [BodyState]) {
-    for &i in order {
-        let c = &constraints[i as usize];
-        let (mut sa, mut sb) = (load(states, c.a), load(states, c.b));
-        let t = right_perp(&c.normal);
-        for p in &c.points[..c.count] {
-            let impulse = c.normal * p.normal_impulse + t * p.tangent_impulse;
-            apply(c, &mut sa, &mut sb, &p.anchor_a, &p.anchor_b, &impulse);
-        }
-        store(states, c.a, &sa);
-        store(states, c.b, &sb);
+/// Applies last step's accumulated impulses of one constraint.
+pub(crate) fn warm_start(c: &mut ContactConstraint, states: &States) {
+    let (mut sa, mut sb) = (states.load(c.a), states.load(c.b));
+    let t = right_perp(&c.normal);
+    for p in &c.points[..c.count] {
+        let impulse = c.normal * p.normal_impulse + t * p.tangent_impulse;
+        apply(c, &mut sa, &mut sb, &p.anchor_a, &p.anchor_b, &impulse);
     }
+    states.store_velocity(c.a, &sa);
+    states.store_velocity(c.b, &sb);
 }
 
-/// One pass of sequential impulses over every constraint. With `use_bias`, overlap
-/// is pushed out softly (at most `max_push` m/s); without, only velocity errors
-/// are removed (the relax pass). Speculative points always use their gap.
-pub(crate) fn solve(
-    constraints: &mut [ContactConstraint],
-    states: &mut [BodyState],
-    inv_h: Real,
-    use_bias: bool,
-    max_push: Real,
-    order: &[u32],
-) {
-    for &i in order {
-        let c = &mut constraints[i as usize];
-        let (mut sa, mut sb) = (load(states, c.a), load(states, c.b));
+/// Sequential impulses on one constraint. With `use_bias`, overlap is pushed out
+/// softly (at most `max_push` m/s); without, only velocity errors are removed
+/// (the relax pass). Speculative points always use their gap.
+pub(crate) fn solve(c: &mut ContactConstraint, states: &States, inv_h: Real, use_bias: bool, max_push: Real) {
+    {
+        let (mut sa, mut sb) = (states.load(c.a), states.load(c.b));
         let n = c.normal;
         let dp = sb.dp - sa.dp;
         // Per point: velocity bias, mass scale and impulse scale.
@@ -301,25 +275,19 @@ pub(crate) fn solve(
             c.points[k].tangent_impulse = accumulated;
             apply(c, &mut sa, &mut sb, &p.anchor_a, &p.anchor_b, &(t * applied));
         }
-        store(states, c.a, &sa);
-        store(states, c.b, &sb);
+        states.store_velocity(c.a, &sa);
+        states.store_velocity(c.b, &sb);
     }
 }
 
 /// Drives the normal velocity of points that approached faster than `threshold`
 /// and pushed during the step to `−e` times their approach velocity.
-pub(crate) fn apply_restitution(
-    constraints: &mut [ContactConstraint],
-    order: &[u32],
-    states: &mut [BodyState],
-    threshold: Real,
-) {
-    for &i in order {
-        let c = &mut constraints[i as usize];
-        if c.restitution == 0.0 {
-            continue;
-        }
-        let (mut sa, mut sb) = (load(states, c.a), load(states, c.b));
+pub(crate) fn apply_restitution(c: &mut ContactConstraint, states: &States, threshold: Real) {
+    if c.restitution == 0.0 {
+        return;
+    }
+    {
+        let (mut sa, mut sb) = (states.load(c.a), states.load(c.b));
         let n = c.normal;
         for k in 0..c.count {
             let p = c.points[k];
@@ -334,7 +302,7 @@ pub(crate) fn apply_restitution(
             c.points[k].max_normal_impulse = p.max_normal_impulse.max(applied);
             apply(c, &mut sa, &mut sb, &p.anchor_a, &p.anchor_b, &(n * applied));
         }
-        store(states, c.a, &sa);
-        store(states, c.b, &sb);
+        states.store_velocity(c.a, &sa);
+        states.store_velocity(c.b, &sb);
     }
 }

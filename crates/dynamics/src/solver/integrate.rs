@@ -1,8 +1,14 @@
 //! Integration of velocities and positions over one substep (symplectic Euler).
 
 use lamina_geometry::{Real, Rotation};
+use rayon::prelude::*;
 
 use super::body_state::{BodyParams, BodyState};
+
+/// Bodies per task when integrating on several threads; below two chunks the
+/// calling thread does it all. Each body is independent, so any split gives the
+/// same bits.
+const CHUNK: usize = 512;
 
 /// v ← damping·(v + h·a), w likewise; speeds are capped at `max_speed`.
 pub(crate) fn integrate_velocities(
@@ -11,6 +17,17 @@ pub(crate) fn integrate_velocities(
     h: Real,
     max_speed: Real,
 ) {
+    if states.len() < 2 * CHUNK {
+        integrate_velocities_serial(states, params, h, max_speed);
+    } else {
+        states
+            .par_chunks_mut(CHUNK)
+            .zip(params.par_chunks(CHUNK))
+            .for_each(|(s, p)| integrate_velocities_serial(s, p, h, max_speed));
+    }
+}
+
+fn integrate_velocities_serial(states: &mut [BodyState], params: &[BodyParams], h: Real, max_speed: Real) {
     for (s, p) in states.iter_mut().zip(params) {
         let v = (s.v + p.linear_acceleration * h) * p.linear_damping;
         let w = (s.w + p.angular_acceleration * h) * p.angular_damping;
@@ -24,6 +41,14 @@ pub(crate) fn integrate_velocities(
 /// by its first-order update and renormalised rather than through sine and
 /// cosine, which keeps the step free of platform trigonometry.
 pub(crate) fn integrate_positions(states: &mut [BodyState], h: Real) {
+    if states.len() < 2 * CHUNK {
+        integrate_positions_serial(states, h);
+    } else {
+        states.par_chunks_mut(CHUNK).for_each(|s| integrate_positions_serial(s, h));
+    }
+}
+
+fn integrate_positions_serial(states: &mut [BodyState], h: Real) {
     for s in states.iter_mut() {
         s.dp += s.v * h;
         s.dq = integrate_rotation(&s.dq, h * s.w);

@@ -21,6 +21,7 @@ pub(crate) mod body_state;
 pub(crate) mod coloring;
 pub(crate) mod contact_solver;
 pub(crate) mod integrate;
+pub(crate) mod parallel;
 
 use lamina_geometry::Real;
 

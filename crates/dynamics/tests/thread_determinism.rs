@@ -1,0 +1,83 @@
+//! Bit-identical results for any thread count: a mixed scene, large enough that
+//! every parallel stage really splits its work, stepped on pools of 1 to 16
+//! threads, with sleeping on and off, must hash the same — and the same as the
+//! golden value recorded here.
+//!
+//! The golden hashes change only when the simulation deliberately changes (a
+//! solver or collision change): then re-record them from the 1-thread run and
+//! say why in the commit. The scene uses no trigonometry (all angles are 0 and
+//! shapes are built from exact coordinates), so the hash does not depend on the
+//! platform's sine and cosine either.
+
+use lamina_dynamics::{BodyDesc, ColliderDesc, World, WorldSettings};
+use lamina_geometry::{Point, Real, Shape, Vec2};
+
+fn scene(enable_sleep: bool) -> World {
+    let mut w = World::new(WorldSettings { enable_sleep, ..WorldSettings::default() });
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(80.0, 1.0))).unwrap();
+    // A 40-row pyramid: 820 boxes, about 2,400 contacts once settled.
+    let rows = 40;
+    for i in 0..rows {
+        for j in i..rows {
+            let x = (i as Real + 1.0) * 0.5 + (j - i) as Real - rows as Real * 0.5;
+            let b = w.add_body(BodyDesc::dynamic().translation(x, 0.5 + i as Real));
+            w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        }
+    }
+    // A rain of other shapes beside it.
+    let shapes = [
+        Shape::circle(0.3),
+        Shape::capsule(Point::new(-0.3, 0.0), Point::new(0.3, 0.0), 0.2),
+        Shape::polygon(&[Point::new(-0.4, -0.3), Point::new(0.4, -0.3), Point::new(0.0, 0.4)]).unwrap(),
+        Shape::ellipse(0.4, 0.25),
+        Shape::rectangle(0.3, 0.2),
+    ];
+    for k in 0..400 {
+        let x = 25.0 + (k % 20) as Real * 0.9;
+        let y = 1.0 + (k / 20) as Real * 0.9;
+        let b = w.add_body(BodyDesc::dynamic().translation(x, y));
+        w.add_collider(b, ColliderDesc::new(shapes[k % shapes.len()].clone()).restitution(0.2)).unwrap();
+    }
+    let ball = w.add_body(BodyDesc::dynamic().translation(-40.0, 4.0).linear_velocity(Vec2::new(30.0, 0.0)));
+    w.add_collider(ball, ColliderDesc::new(Shape::circle(1.0)).density(10.0)).unwrap();
+    w
+}
+
+fn hash_after(threads: usize, steps: usize, enable_sleep: bool) -> u64 {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| {
+        let mut w = scene(enable_sleep);
+        for _ in 0..steps {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        w.state_hash()
+    })
+}
+
+/// Steps per run: enough for the pile to settle and the ball to arrive.
+const STEPS: usize = 120;
+
+#[cfg(not(feature = "f64"))]
+const GOLDEN: [u64; 2] = [0xe57b_958d_b352_576b, 0xe57b_958d_b352_576b];
+#[cfg(feature = "f64")]
+const GOLDEN: [u64; 2] = [0x3e14_08ee_d5ba_817c, 0xbd3f_3ecd_56a0_bbd1];
+
+#[test]
+fn every_thread_count_gives_the_same_bits() {
+    for (golden, enable_sleep) in GOLDEN.iter().zip([false, true]) {
+        let reference = hash_after(1, STEPS, enable_sleep);
+        println!("sleep {enable_sleep}: {reference:#018x}");
+        for threads in [2, 3, 4, 8, 16] {
+            assert_eq!(
+                hash_after(threads, STEPS, enable_sleep),
+                reference,
+                "{threads} threads, sleep {enable_sleep}"
+            );
+        }
+        assert_eq!(
+            reference, *golden,
+            "the simulation changed: re-record the golden hash if that was intended"
+        );
+    }
+}
