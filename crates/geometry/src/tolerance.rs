@@ -34,7 +34,7 @@ pub const POLYGON_LINEAR_SCAN_MAX: usize = 24;
 /// Relative tolerance (a fraction of the shapes' size) at which GJK stops: a new
 /// support point that improves the distance bound by less than this is no
 /// progress. Polygons converge exactly; smooth shapes only approach the answer.
-pub const GJK_RELATIVE_TOLERANCE: Real = if cfg!(feature = "f64") { 1.0e-10 } else { 1.0e-5 };
+pub const GJK_RELATIVE_TOLERANCE: Real = if cfg!(feature = "f64") { 1.0e-10 } else { 2.0e-6 };
 
 /// Iteration cap of GJK. Polygons converge in a handful of iterations; the cap
 /// only bounds smooth shapes, which creep towards the answer.
