@@ -211,7 +211,8 @@ pub(crate) const NO_INDEX: u32 = u32::MAX;
 
 impl Body {
     pub(crate) fn from_desc(desc: &BodyDesc) -> Self {
-        let pose = Isometry::new(desc.translation, desc.angle);
+        let (sin, cos) = lamina_geometry::trig::sin_cos(desc.angle);
+        let pose = Isometry::from_parts(desc.translation.into(), Rotation::from_cos_sin_unchecked(cos, sin));
         let movable = desc.kind != BodyKind::Fixed;
         Self {
             kind: desc.kind,

@@ -18,6 +18,7 @@ pub mod shape;
 pub mod shapes;
 pub mod support;
 pub mod tolerance;
+pub mod trig;
 pub mod validate;
 
 pub use aabb::Aabb;

@@ -84,7 +84,8 @@ impl AreaMoments {
             return;
         }
         // Centroid distance from the apex: 2 r sin(α) / (3 α).
-        let centroid = apex + bisector * (2.0 * radius * half_angle.sin() / (3.0 * half_angle));
+        let centroid =
+            apex + bisector * (2.0 * radius * crate::trig::sin_cos(half_angle).0 / (3.0 * half_angle));
         // Polar moment about the apex is A r² / 2; move it to the reference point.
         let about_apex = area * radius * radius * 0.5;
         let centroid_from_apex = centroid - apex;

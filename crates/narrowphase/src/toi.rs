@@ -44,10 +44,10 @@ impl Velocity {
 
     /// The pose at time `t` of a shape at `pose` at time 0.
     pub fn advance(&self, pose: &Isometry, t: Real) -> Isometry {
-        Isometry::from_parts(
-            (pose.translation.vector + self.linear * t).into(),
-            Rotation::new(self.angular * t) * pose.rotation,
-        )
+        Isometry::from_parts((pose.translation.vector + self.linear * t).into(), {
+            let (sin, cos) = lamina_geometry::trig::sin_cos(self.angular * t);
+            Rotation::from_cos_sin_unchecked(cos, sin) * pose.rotation
+        })
     }
 }
 

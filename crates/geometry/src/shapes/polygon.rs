@@ -214,7 +214,7 @@ impl Polygon {
                 m.add_polygon([a, a + offset, b + offset, b].into_iter());
                 let prev = self.normals[(i + n - 1) % n];
                 let here = self.normals[i];
-                let turn = cross(&prev, &here).atan2(prev.dot(&here));
+                let turn = crate::trig::atan2(cross(&prev, &here), prev.dot(&here));
                 let bisector = try_normalize(&(prev + here)).unwrap_or(here);
                 m.add_sector(&a, r, &bisector, 0.5 * turn);
             }

@@ -52,16 +52,27 @@ pub fn boundary_samples(shape: &Shape, n: usize) -> Vec<Point> {
                 }
             }
             if r > 0.0 {
-                // The rounded boundary is within r of the core: sample discs at the core's boundary.
-                let core = out.clone();
+                // The rounded boundary: every edge pushed out by r along its
+                // outward normal, and an arc of radius r around every corner
+                // between the normals of the edges meeting there.
                 out.clear();
-                for q in core {
-                    for i in 0..12 {
-                        out.push(q + unit(i as f64 / 12.0 * TAU) * r);
+                let m = v.len();
+                let normal = |i: usize| {
+                    let e = v[(i + 1) % m] - v[i];
+                    Vec2::new(e.y, -e.x) / e.norm()
+                };
+                for i in 0..m {
+                    let (a, b, n) = (v[i], v[(i + 1) % m], normal(i));
+                    for k in 0..per_edge {
+                        out.push(a + (b - a) * (k as Real / per_edge as Real) + n * r);
+                    }
+                    let (from, to) = (normal((i + m - 1) % m), n);
+                    let (a0, a1) = ((from.y as f64).atan2(from.x as f64), (to.y as f64).atan2(to.x as f64));
+                    let sweep = (a1 - a0).rem_euclid(TAU);
+                    for k in 0..=32 {
+                        out.push(v[i] + unit(a0 + sweep * k as f64 / 32.0) * r);
                     }
                 }
-                // Keep the samples at exactly r from the core: the rounded boundary.
-                out.retain(|s| core_polygon_distance(v, s) >= r * (1.0 - 1e-4));
             }
             out
         }
