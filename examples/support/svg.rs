@@ -1,8 +1,9 @@
 //! A minimal SVG writer for the examples' figures: panels with their own world
 //! window (y up), polygons, lines, arrows, dots and labels.
 //!
-//! Each example uses a part of it.
-#![allow(dead_code)]
+//! Each example uses a part of it. Pixel arithmetic is in f64, so the casts
+//! from `Real` are no-ops with the `f64` feature.
+#![allow(dead_code, clippy::unnecessary_cast)]
 
 use lamina::prelude::*;
 use std::fmt::Write;
