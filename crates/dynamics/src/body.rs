@@ -202,8 +202,8 @@ pub struct Body {
     pub(crate) wake_requested: bool,
     /// Index in the solver's body arrays during a step.
     pub(crate) solver_index: u32,
-    /// The sleeping island the body belongs to, while asleep.
-    pub(crate) sleeping_island: u32,
+    /// The island the body belongs to (`NO_INDEX` for fixed bodies).
+    pub(crate) island: u32,
 }
 
 /// No solver slot: fixed or sleeping bodies.
@@ -239,7 +239,7 @@ impl Body {
             sleep_time: 0.0,
             wake_requested: false,
             solver_index: NO_INDEX,
-            sleeping_island: NO_INDEX,
+            island: NO_INDEX,
         }
     }
 

@@ -1,141 +1,251 @@
-//! Islands and sleep.
+//! Persistent islands, for sleep.
 //!
-//! An island is a group of dynamic bodies linked by touching contacts. Awake
-//! islands are found after each step by union–find over the touching contacts
-//! of the awake bodies (fixed and kinematic bodies never link two bodies into
-//! one island); an island whose bodies have all rested for the sleep time falls
-//! asleep as a whole. A sleeping island is remembered as a list of its bodies,
-//! costs nothing per step, and wakes as a whole when something touches one of
-//! its bodies, moves it, or removes a body it rests on.
+//! An island is a set of movable bodies linked by touching contacts. Every
+//! dynamic or kinematic body is in exactly one island from the moment it is
+//! added; fixed bodies are in none (they never link two bodies into one island,
+//! so one ground does not make the whole world a single island). Islands are kept
+//! from step to step:
+//!
+//! - a contact between two dynamic bodies that starts touching **merges** their
+//!   islands (the smaller one's bodies move into the larger);
+//! - a contact that stops touching only marks its island as possibly split
+//!   (**lazily**): finding the pieces costs a pass over the contacts, so it is
+//!   done only when the island is about to fall asleep;
+//! - an island whose bodies have all rested for the sleep time **sleeps** as a
+//!   whole (split first, if marked, so that each piece sleeps and wakes on its
+//!   own), costs nothing per step, and **wakes** as a whole when something touches
+//!   or moves one of its bodies, or a body it rests on is removed.
 
-use lamina_geometry::Real;
+use lamina_geometry::{Real, Vec2};
 use slotmap::SlotMap;
 
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
 use crate::{BodyKey, ContactKey};
 
-/// Sleeping islands, and the union–find scratch used to find awake ones.
+/// One island: its bodies, whether it is awake, and whether it may have split.
+#[derive(Debug, Default)]
+struct Island {
+    members: Vec<BodyKey>,
+    awake: bool,
+    /// A contact inside the island stopped touching since it was last split.
+    maybe_split: bool,
+}
+
+/// Every island, with the scratch used to split them.
 #[derive(Default)]
 pub(crate) struct Islands {
-    /// Members of each sleeping island; an empty list is a free slot.
-    sleeping: Vec<Vec<BodyKey>>,
+    /// Islands by id; an island with no members is a free slot.
+    slots: Vec<Island>,
     free: Vec<u32>,
     parent: Vec<u32>,
-    rest: Vec<Real>,
-    can_sleep: Vec<bool>,
-    order: Vec<(u32, u32)>,
+    groups: Vec<(u32, u32)>,
+    members: Vec<BodyKey>,
+    /// The islands the last split produced.
+    pieces: Vec<u32>,
 }
 
 impl Islands {
-    /// Puts `members` to sleep as one island.
-    pub fn put_to_sleep(&mut self, bodies: &mut SlotMap<BodyKey, Body>, members: &[BodyKey]) {
-        let id = match self.free.pop() {
-            Some(id) => id,
-            None => {
-                self.sleeping.push(Vec::new());
-                (self.sleeping.len() - 1) as u32
-            }
-        };
-        let list = &mut self.sleeping[id as usize];
-        list.clear();
-        for &key in members {
-            let b = &mut bodies[key];
-            b.awake = false;
-            b.sleep_time = 0.0;
-            b.linear_velocity = lamina_geometry::Vec2::zeros();
-            b.angular_velocity = 0.0;
-            b.sleeping_island = id;
-            b.solver_index = NO_INDEX;
-            list.push(key);
-        }
-    }
-
-    /// Wakes the island of `key` (the body alone if it has none).
-    pub fn wake(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
-        let id = bodies[key].sleeping_island;
-        if id == NO_INDEX {
-            Self::wake_one(&mut bodies[key]);
+    /// Puts a new movable body in an island of its own.
+    pub fn add_body(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
+        if bodies[key].kind == BodyKind::Fixed {
             return;
         }
-        let members = std::mem::take(&mut self.sleeping[id as usize]);
-        for &m in &members {
-            if let Some(b) = bodies.get_mut(m) {
-                Self::wake_one(b);
-            }
+        let awake = bodies[key].awake;
+        let id = self.new_island(awake);
+        self.slots[id as usize].members.push(key);
+        bodies[key].island = id;
+    }
+
+    /// Takes a body that is being removed out of its island. The island is woken
+    /// first by the caller; it may now be in pieces.
+    pub fn remove_body(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
+        let id = bodies[key].island;
+        if id == NO_INDEX {
+            return;
         }
-        // Keep the list's capacity for the next island that sleeps here.
-        self.sleeping[id as usize] = members;
-        self.sleeping[id as usize].clear();
-        self.free.push(id);
+        let island = &mut self.slots[id as usize];
+        island.members.retain(|&m| m != key);
+        island.maybe_split = true;
+        if island.members.is_empty() {
+            self.release(id);
+        }
+        bodies[key].island = NO_INDEX;
     }
 
-    fn wake_one(b: &mut Body) {
-        b.awake = true;
-        b.sleep_time = 0.0;
-        b.wake_requested = false;
-        b.sleeping_island = NO_INDEX;
+    /// Two dynamic bodies started touching: one island from now on.
+    pub fn link(&mut self, bodies: &mut SlotMap<BodyKey, Body>, a: BodyKey, b: BodyKey) {
+        self.wake(bodies, a);
+        self.wake(bodies, b);
+        let (ia, ib) = (bodies[a].island, bodies[b].island);
+        if ia == NO_INDEX || ib == NO_INDEX || ia == ib {
+            return;
+        }
+        // The larger island absorbs the smaller (ties: the lower id), so the
+        // work is proportional to the smaller and the result is deterministic.
+        let (la, lb) = (self.slots[ia as usize].members.len(), self.slots[ib as usize].members.len());
+        let (keep, gone) = if la > lb || (la == lb && ia < ib) { (ia, ib) } else { (ib, ia) };
+        let moved = std::mem::take(&mut self.slots[gone as usize].members);
+        for &m in &moved {
+            bodies[m].island = keep;
+        }
+        let gone_split = self.slots[gone as usize].maybe_split;
+        let island = &mut self.slots[keep as usize];
+        island.members.extend_from_slice(&moved);
+        island.maybe_split |= gone_split;
+        island.awake = true;
+        self.slots[gone as usize].members = moved;
+        self.slots[gone as usize].members.clear();
+        self.release(gone);
     }
 
-    /// Drops a body that is being removed from its sleeping island's list.
-    pub fn forget(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
-        let id = bodies[key].sleeping_island;
-        if id != NO_INDEX {
-            self.sleeping[id as usize].retain(|&m| m != key);
+    /// Two bodies stopped touching: their island may have come apart.
+    pub fn unlink(&mut self, bodies: &SlotMap<BodyKey, Body>, a: BodyKey) {
+        if let Some(id) = bodies.get(a).map(|b| b.island).filter(|&id| id != NO_INDEX) {
+            self.slots[id as usize].maybe_split = true;
         }
     }
 
-    /// Finds the awake islands among `awake` (in solver order) and puts to sleep
-    /// every island that has rested for `time_to_sleep`.
+    /// Wakes the island of `key`.
+    pub fn wake(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
+        let id = bodies[key].island;
+        if id == NO_INDEX {
+            return;
+        }
+        let island = &mut self.slots[id as usize];
+        if island.awake {
+            return;
+        }
+        island.awake = true;
+        for &m in &island.members {
+            let b = &mut bodies[m];
+            b.awake = true;
+            b.sleep_time = 0.0;
+            b.wake_requested = false;
+        }
+    }
+
+    /// Puts to sleep every awake island whose bodies have all rested for
+    /// `time_to_sleep`, splitting it first if it may have come apart. Runs after
+    /// the solver, while awake bodies still hold their solver indices.
     pub fn sleep_resting(
         &mut self,
         bodies: &mut SlotMap<BodyKey, Body>,
         contacts: &SlotMap<ContactKey, Contact>,
-        awake: &[BodyKey],
+        body_count: usize,
         time_to_sleep: Real,
-        members: &mut Vec<BodyKey>,
     ) {
-        let n = awake.len();
+        let rested = |b: &Body| b.can_sleep && b.sleep_time >= time_to_sleep && b.solver_index != NO_INDEX;
+        for id in 0..self.slots.len() as u32 {
+            let island = &self.slots[id as usize];
+            if !island.awake || island.members.is_empty() {
+                continue;
+            }
+            // A marked island is split as soon as some of it rests, so that a
+            // piece at rest can sleep while another piece still moves.
+            if island.maybe_split && island.members.iter().any(|&m| rested(&bodies[m])) {
+                self.split(id, bodies, contacts, body_count);
+                for k in 0..self.pieces.len() {
+                    let piece = self.pieces[k];
+                    if self.slots[piece as usize].members.iter().all(|&m| rested(&bodies[m])) {
+                        self.put_to_sleep(piece, bodies);
+                    }
+                }
+            } else if island.members.iter().all(|&m| rested(&bodies[m])) {
+                self.put_to_sleep(id, bodies);
+            }
+        }
+    }
+
+    /// Finds the pieces of island `id` by union–find over its touching contacts,
+    /// keeps the first piece in `id` and gives the others new (awake) islands;
+    /// all of them are listed in `pieces`.
+    fn split(
+        &mut self,
+        id: u32,
+        bodies: &mut SlotMap<BodyKey, Body>,
+        contacts: &SlotMap<ContactKey, Contact>,
+        body_count: usize,
+    ) {
+        let mut members = std::mem::take(&mut self.slots[id as usize].members);
         self.parent.clear();
-        self.parent.extend(0..n as u32);
+        self.parent.resize(body_count, NO_INDEX);
+        for &m in &members {
+            let i = bodies[m].solver_index;
+            self.parent[i as usize] = i;
+        }
         for c in contacts.values().filter(|c| c.touching && !c.sensor) {
             let (Some(a), Some(b)) = (bodies.get(c.body_a), bodies.get(c.body_b)) else { continue };
-            let linked = |x: &Body| x.kind == BodyKind::Dynamic && x.solver_index != NO_INDEX;
-            if linked(a) && linked(b) {
+            if a.island == id && b.island == id && a.kind == BodyKind::Dynamic && b.kind == BodyKind::Dynamic
+            {
                 self.union(a.solver_index, b.solver_index);
             }
         }
-        // Each root gathers its island's least rest time and whether all may sleep.
-        self.rest.clear();
-        self.rest.resize(n, Real::INFINITY);
-        self.can_sleep.clear();
-        self.can_sleep.resize(n, true);
-        for (i, key) in awake.iter().enumerate() {
-            let root = self.find(i as u32) as usize;
-            let b = &bodies[*key];
-            self.rest[root] = self.rest[root].min(b.sleep_time);
-            self.can_sleep[root] &= b.can_sleep;
+        self.groups.clear();
+        for (k, &m) in members.iter().enumerate() {
+            let root = self.find(bodies[m].solver_index);
+            self.groups.push((root, k as u32));
         }
-        // Group the bodies by root (a stable sort keeps solver order inside each
-        // island), then put the rested groups to sleep.
-        self.order.clear();
-        for i in 0..n as u32 {
-            let root = self.find(i);
-            self.order.push((root, i));
-        }
-        self.order.sort_by_key(|&(root, _)| root);
+        self.groups.sort_by_key(|&(root, k)| (root, k));
+        self.pieces.clear();
         let mut start = 0;
-        while start < n {
-            let root = self.order[start].0;
-            let end = start + self.order[start..].iter().take_while(|(r, _)| *r == root).count();
-            let r = root as usize;
-            if self.can_sleep[r] && self.rest[r] >= time_to_sleep {
-                members.clear();
-                members.extend(self.order[start..end].iter().map(|&(_, i)| awake[i as usize]));
-                self.put_to_sleep(bodies, members);
+        let mut first = true;
+        while start < self.groups.len() {
+            let root = self.groups[start].0;
+            let end = start + self.groups[start..].iter().take_while(|(r, _)| *r == root).count();
+            self.members.clear();
+            self.members.extend(self.groups[start..end].iter().map(|&(_, k)| members[k as usize]));
+            let piece = if first { id } else { self.new_island(true) };
+            first = false;
+            self.pieces.push(piece);
+            let island = &mut self.slots[piece as usize];
+            island.members.clear();
+            island.members.extend_from_slice(&self.members);
+            island.maybe_split = false;
+            for &m in &self.members {
+                bodies[m].island = piece;
             }
             start = end;
         }
+        members.clear();
+        // Keep the buffer's capacity for whoever needs it next.
+        if self.slots[id as usize].members.is_empty() {
+            self.slots[id as usize].members = members;
+        }
+    }
+
+    fn put_to_sleep(&mut self, id: u32, bodies: &mut SlotMap<BodyKey, Body>) {
+        let island = &mut self.slots[id as usize];
+        island.awake = false;
+        for &m in &island.members {
+            let b = &mut bodies[m];
+            b.awake = false;
+            b.sleep_time = 0.0;
+            b.linear_velocity = Vec2::zeros();
+            b.angular_velocity = 0.0;
+            b.solver_index = NO_INDEX;
+        }
+    }
+
+    fn new_island(&mut self, awake: bool) -> u32 {
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                self.slots.push(Island::default());
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let island = &mut self.slots[id as usize];
+        island.awake = awake;
+        island.maybe_split = false;
+        id
+    }
+
+    fn release(&mut self, id: u32) {
+        let island = &mut self.slots[id as usize];
+        island.awake = false;
+        island.maybe_split = false;
+        self.free.push(id);
     }
 
     fn find(&mut self, mut i: u32) -> u32 {
@@ -147,8 +257,8 @@ impl Islands {
         i
     }
 
-    /// Joins two sets; the smaller index becomes the root, so the result does not
-    /// depend on the order of the unions.
+    /// Joins two sets; the smaller index becomes the root, so the result does
+    /// not depend on the order of the unions.
     fn union(&mut self, a: u32, b: u32) {
         let (ra, rb) = (self.find(a), self.find(b));
         let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };

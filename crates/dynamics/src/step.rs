@@ -17,7 +17,7 @@ use crate::solver::integrate::{integrate_positions, integrate_rotation, integrat
 use crate::solver::parallel::for_each_by_color;
 use rayon::prelude::*;
 
-use crate::{ColliderKey, ContactKey, World, WorldError, WorldSettings};
+use crate::{BodyKey, ColliderKey, ContactKey, World, WorldError, WorldSettings};
 
 /// Below this many active contacts the narrow phase runs on the calling thread.
 const NARROW_PARALLEL_MIN: usize = 256;
@@ -64,17 +64,13 @@ impl World {
 
         let t = Instant::now();
         if self.settings.enable_sleep {
-            let awake = std::mem::take(&mut self.scratch.awake);
-            let mut members = std::mem::take(&mut self.scratch.to_wake);
+            let body_count = self.scratch.states.len();
             self.islands.sleep_resting(
                 &mut self.bodies,
                 &self.contacts,
-                &awake,
+                body_count,
                 self.settings.time_to_sleep,
-                &mut members,
             );
-            self.scratch.awake = awake;
-            self.scratch.to_wake = members;
         }
         self.profile.sleep = t.elapsed();
 
@@ -172,6 +168,8 @@ impl World {
 
         let mut to_wake = std::mem::take(&mut self.scratch.to_wake);
         to_wake.clear();
+        let mut links = std::mem::take(&mut self.scratch.links);
+        links.clear();
         for (&key, result) in active.iter().zip(&results) {
             let c = &mut self.contacts[key];
             let was_touching = c.touching;
@@ -180,6 +178,12 @@ impl World {
                 Collision::Manifold(normal, points) => {
                     c.set_manifold(*normal, points.clone(), settings.enable_warm_starting);
                     c.touching = !c.points.is_empty();
+                }
+            }
+            if c.touching != was_touching && !c.sensor {
+                let dynamic = |k: BodyKey| self.bodies[k].kind == BodyKind::Dynamic;
+                if dynamic(c.body_a) && dynamic(c.body_b) {
+                    links.push((c.body_a, c.body_b, c.touching));
                 }
             }
             if c.touching != was_touching {
@@ -212,6 +216,15 @@ impl World {
         for &key in &to_wake {
             self.wake_body(key);
         }
+        // Islands follow the touching changes, after the wake-ups above.
+        for &(a, b, touching) in &links {
+            if touching {
+                self.islands.link(&mut self.bodies, a, b);
+            } else {
+                self.islands.unlink(&self.bodies, a);
+            }
+        }
+        self.scratch.links = links;
         self.scratch.to_wake = to_wake;
         self.scratch.active_contacts = active;
         self.scratch.narrow_results = results;

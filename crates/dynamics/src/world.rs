@@ -44,6 +44,7 @@ pub(crate) struct Scratch {
     pub to_wake: Vec<BodyKey>,
     pub coloring: crate::solver::coloring::Coloring,
     pub active_contacts: Vec<ContactKey>,
+    pub links: Vec<(BodyKey, BodyKey, bool)>,
     pub narrow_results: Vec<crate::step::Collision>,
 }
 
@@ -120,9 +121,7 @@ impl World {
             body.angular_velocity = 0.0;
         }
         let key = self.bodies.insert(body);
-        if !self.bodies[key].awake && self.bodies[key].kind != BodyKind::Fixed {
-            self.islands.put_to_sleep(&mut self.bodies, &[key]);
-        }
+        self.islands.add_body(&mut self.bodies, key);
         key
     }
 
@@ -165,7 +164,7 @@ impl World {
         for c in colliders {
             self.detach_collider(c);
         }
-        self.islands.forget(&mut self.bodies, key);
+        self.islands.remove_body(&mut self.bodies, key);
         self.bodies.remove(key);
         true
     }
@@ -194,6 +193,9 @@ impl World {
             self.report_end(&c);
             self.wake_body(c.body_a);
             self.wake_body(c.body_b);
+            if !c.sensor {
+                self.islands.unlink(&self.bodies, c.body_a);
+            }
         }
     }
 

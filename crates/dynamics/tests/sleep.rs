@@ -89,3 +89,53 @@ fn sleep_can_be_disabled() {
     }
     assert!(!w.body(b).unwrap().is_sleeping());
 }
+
+fn two_box_stack(w: &mut World, x: Real) -> [BodyKey; 2] {
+    [0.5, 1.5].map(|y| {
+        let b = w.add_body(BodyDesc::dynamic().translation(x, y));
+        w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        b
+    })
+}
+
+fn settle(w: &mut World, seconds: Real) {
+    for _ in 0..(seconds / DT) as usize {
+        w.step(DT).unwrap();
+    }
+}
+
+/// Piles that share only the (fixed) ground are separate islands: hitting one
+/// wakes it and leaves the other asleep.
+#[test]
+fn separate_piles_are_separate_islands() {
+    let mut w = World::new(WorldSettings::default());
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(40.0, 1.0))).unwrap();
+    let left = two_box_stack(&mut w, -10.0);
+    let right = two_box_stack(&mut w, 10.0);
+    settle(&mut w, 3.0);
+    assert!(left.iter().chain(&right).all(|&b| w.body(b).unwrap().is_sleeping()));
+    w.body_mut(left[1]).unwrap().apply_impulse(Vec2::new(0.5, 0.0)).unwrap();
+    w.step(DT).unwrap();
+    assert!(left.iter().all(|&b| !w.body(b).unwrap().is_sleeping()), "the pushed pile wakes as a whole");
+    assert!(right.iter().all(|&b| w.body(b).unwrap().is_sleeping()), "the other pile sleeps on");
+}
+
+/// An island whose bodies stop touching is split when it falls asleep, so the
+/// pieces sleep and wake on their own.
+#[test]
+fn an_island_that_came_apart_sleeps_in_pieces() {
+    let mut w = World::new(WorldSettings::default());
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(40.0, 1.0))).unwrap();
+    let [bottom, top] = two_box_stack(&mut w, 0.0);
+    settle(&mut w, 0.2);
+    // Lift the top box off and put it down far away: the stack's island loses its link.
+    w.set_body_position(top, lamina_geometry::Isometry::translation(15.0, 0.5)).unwrap();
+    settle(&mut w, 3.0);
+    assert!(w.body(bottom).unwrap().is_sleeping() && w.body(top).unwrap().is_sleeping());
+    w.body_mut(bottom).unwrap().apply_impulse(Vec2::new(0.0, 1.0)).unwrap();
+    w.step(DT).unwrap();
+    assert!(!w.body(bottom).unwrap().is_sleeping());
+    assert!(w.body(top).unwrap().is_sleeping(), "the piece far away is its own island now");
+}
