@@ -140,7 +140,8 @@ impl World {
         }
         self.bodies[body].colliders.push(key);
         self.update_mass(body);
-        self.wake_body(body);
+        // A body built asleep stays asleep while it is given its shapes; if a
+        // new shape overlaps something, that contact wakes it.
         Ok(key)
     }
 

@@ -139,3 +139,24 @@ fn an_island_that_came_apart_sleeps_in_pieces() {
     assert!(!w.body(bottom).unwrap().is_sleeping());
     assert!(w.body(top).unwrap().is_sleeping(), "the piece far away is its own island now");
 }
+
+/// Bodies created asleep stay asleep while they get their colliders, cost
+/// nothing, and wake when something reaches them.
+#[test]
+fn bodies_created_asleep_stay_asleep_until_touched() {
+    let mut w = World::new(WorldSettings { gravity: Vec2::zeros(), ..WorldSettings::default() });
+    let wall: Vec<BodyKey> = (0..10)
+        .map(|i| {
+            let b = w.add_body(BodyDesc::dynamic().translation(5.0, i as Real * 0.5).asleep(true));
+            w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.25, 0.25))).unwrap();
+            b
+        })
+        .collect();
+    w.step(DT).unwrap();
+    assert!(wall.iter().all(|&b| w.body(b).unwrap().is_sleeping()));
+    assert_eq!(w.profile().awake_bodies, 0);
+    let ball = w.add_body(BodyDesc::dynamic().translation(0.0, 0.0).linear_velocity(Vec2::new(10.0, 0.0)));
+    w.add_collider(ball, ColliderDesc::new(Shape::circle(0.25))).unwrap();
+    settle(&mut w, 1.0);
+    assert!(!w.body(wall[0]).unwrap().is_sleeping(), "the ball woke the box it hit");
+}
