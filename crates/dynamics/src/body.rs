@@ -200,6 +200,9 @@ pub struct Body {
     pub(crate) sleep_time: Real,
     /// Set by user changes to a sleeping body; the next step wakes its island.
     pub(crate) wake_requested: bool,
+    /// The colliders' bounds do not yet reach ahead by the body's motion (it
+    /// was just added, moved, or given a new velocity).
+    pub(crate) bounds_stale: bool,
     /// Index in the solver's body arrays during a step.
     pub(crate) solver_index: u32,
     /// The island the body belongs to (`NO_INDEX` for fixed bodies).
@@ -238,6 +241,7 @@ impl Body {
             awake: movable && !desc.asleep,
             sleep_time: 0.0,
             wake_requested: false,
+            bounds_stale: true,
             solver_index: NO_INDEX,
             island: NO_INDEX,
         }
@@ -414,6 +418,7 @@ impl Body {
     }
 
     fn request_wake(&mut self) {
+        self.bounds_stale = true;
         if !self.awake {
             self.wake_requested = true;
         }

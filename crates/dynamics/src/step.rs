@@ -45,6 +45,7 @@ impl World {
         self.contact_events.clear();
         self.sensor_events.clear();
         self.wake_requested_bodies();
+        self.refresh_stale_bounds(dt);
 
         let t = Instant::now();
         self.update_pairs();
@@ -78,6 +79,36 @@ impl World {
         self.profile.touching_contacts = self.contacts.values().filter(|c| c.touching).count();
         self.profile.step = start.elapsed();
         Ok(())
+    }
+
+    /// Gives every collider of `key` bounds that reach ahead by the body's
+    /// motion over the next `dt`, so that fast bodies meet their contacts before
+    /// they arrive, and moves its broad-phase proxy if needed.
+    fn refresh_swept_bounds(&mut self, key: crate::BodyKey, dt: Real) {
+        let b = &mut self.bodies[key];
+        b.bounds_stale = false;
+        let ahead = b.linear_velocity * dt;
+        let spin = b.extent * b.angular_velocity.abs() * dt;
+        let pose = b.pose;
+        for &ck in &b.colliders {
+            let c = &mut self.colliders[ck];
+            let now = c.shape.aabb(&(pose * c.local_pose));
+            let next = lamina_geometry::Aabb::new(now.mins + ahead, now.maxs + ahead);
+            c.aabb = now.merged(&next).loosened(spin);
+            let _ = self.broad_phase.update(ck, c.aabb);
+        }
+    }
+
+    /// Bodies added, moved or given a new velocity since the last step get
+    /// bounds swept by this step's motion before the broad phase runs.
+    fn refresh_stale_bounds(&mut self, dt: Real) {
+        let mut stale = std::mem::take(&mut self.scratch.to_wake);
+        stale.clear();
+        stale.extend(self.bodies.iter().filter(|(_, b)| b.bounds_stale && b.awake).map(|(k, _)| k));
+        for &key in &stale {
+            self.refresh_swept_bounds(key, dt);
+        }
+        self.scratch.to_wake = stale;
     }
 
     /// Wakes sleeping bodies the user changed since the last step.
@@ -402,19 +433,7 @@ impl World {
             } else {
                 b.sleep_time += dt;
             }
-            // Bounds reach ahead by the motion of the next step, so that fast
-            // bodies meet their contacts before they arrive.
-            let ahead = b.linear_velocity * dt;
-            let spin = b.extent * b.angular_velocity.abs() * dt;
-            for ci in 0..b.colliders.len() {
-                let ck = self.bodies[key].colliders[ci];
-                let pose = self.bodies[key].pose;
-                let c = &mut self.colliders[ck];
-                let now = c.shape.aabb(&(pose * c.local_pose));
-                let next = lamina_geometry::Aabb::new(now.mins + ahead, now.maxs + ahead);
-                c.aabb = now.merged(&next).loosened(spin);
-                let _ = self.broad_phase.update(ck, c.aabb);
-            }
+            self.refresh_swept_bounds(key, dt);
         }
         self.scratch.awake = awake;
     }

@@ -139,6 +139,7 @@ impl World {
             return Err(WorldError::InvalidBodyProperty { name: "collider bounds", value: Real::NAN });
         }
         self.bodies[body].colliders.push(key);
+        self.bodies[body].bounds_stale = true;
         self.update_mass(body);
         // A body built asleep stays asleep while it is given its shapes; if a
         // new shape overlaps something, that contact wakes it.
@@ -287,6 +288,7 @@ impl World {
             }
         }
         let body = self.bodies.get_mut(key).ok_or(WorldError::StaleBody(key))?;
+        body.bounds_stale = true;
         body.pose = pose;
         body.center = pose * body.local_center;
         let colliders = body.colliders.clone();

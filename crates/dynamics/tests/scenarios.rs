@@ -283,3 +283,20 @@ fn large_pyramid_sink() {
     );
     assert!(start.y - end.y < 0.5 && (end.x - start.x).abs() < 0.1);
 }
+
+/// Regression: a body added with a high velocity got bounds that covered only
+/// where it stood, so in its first step no contact existed with a wall it would
+/// cross; its bounds now reach ahead by its motion from the first step on.
+#[test]
+fn a_body_launched_at_a_wall_meets_it_in_its_first_step() {
+    let mut w = World::new(WorldSettings { gravity: Vec2::zeros(), ..WorldSettings::default() });
+    let wall = w.add_body(BodyDesc::fixed());
+    w.add_collider(wall, ColliderDesc::new(Shape::segment(Point::new(5.0, -10.0), Point::new(5.0, 10.0)))).unwrap();
+    for shape in [Shape::circle(0.35), Shape::rectangle(0.35, 0.35)] {
+        let b = w.add_body(BodyDesc::dynamic().linear_velocity(Vec2::new(400.0, 0.0)));
+        w.add_collider(b, ColliderDesc::new(shape)).unwrap();
+        run(&mut w, 0.5);
+        assert!(pos(&w, b).x < 5.0, "passed the wall: x = {}", pos(&w, b).x);
+        w.remove_body(b);
+    }
+}
