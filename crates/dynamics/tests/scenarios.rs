@@ -291,7 +291,8 @@ fn large_pyramid_sink() {
 fn a_body_launched_at_a_wall_meets_it_in_its_first_step() {
     let mut w = World::new(WorldSettings { gravity: Vec2::zeros(), ..WorldSettings::default() });
     let wall = w.add_body(BodyDesc::fixed());
-    w.add_collider(wall, ColliderDesc::new(Shape::segment(Point::new(5.0, -10.0), Point::new(5.0, 10.0)))).unwrap();
+    w.add_collider(wall, ColliderDesc::new(Shape::segment(Point::new(5.0, -10.0), Point::new(5.0, 10.0))))
+        .unwrap();
     for shape in [Shape::circle(0.35), Shape::rectangle(0.35, 0.35)] {
         let b = w.add_body(BodyDesc::dynamic().linear_velocity(Vec2::new(400.0, 0.0)));
         w.add_collider(b, ColliderDesc::new(shape)).unwrap();
