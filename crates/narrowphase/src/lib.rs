@@ -11,9 +11,9 @@
 //! | `gjk.rs`, `simplex.rs` | GJK distance and overlap, the 2D simplex |
 //! | `epa.rs` | EPA penetration depth |
 //! | `shape_core.rs`, `pair.rs` | shapes as cores plus radii; a pair in A's frame |
-//! | `query.rs` | `intersects`, `distance`, `penetration` |
+//! | `query.rs`, `closed_form.rs` | `intersects`, `distance`, `penetration`; closed forms for circles and boxes |
 //! | `manifold.rs` | manifold types and the shape-pair dispatch |
-//! | `pairs/` | circle–circle, polygon–circle, polygon–polygon (capsules, segments) |
+//! | `pairs/` | box–box, segment–segment (capsules), circle–circle, polygon–circle, polygon–polygon |
 //! | `clip.rs`, `segment_distance.rs` | reference/incident clipping, segment closest points |
 //! | `general.rs` | the GJK/EPA manifold path for any convex pair |
 //! | `toi.rs` | time of impact by conservative advancement, linear shape casts |
@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod clip;
+mod closed_form;
 pub mod epa;
 pub mod general;
 pub mod gjk;

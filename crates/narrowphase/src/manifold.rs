@@ -1,8 +1,9 @@
 //! Contact manifolds: the up to two points where a pair touches, sharing one normal.
 //!
 //! [`contact_manifold`] dispatches on the pair of shape kinds to a dedicated pair
-//! function (circles, circle–polygon, and polygon–polygon, which also serves
-//! capsules and segments as two-vertex polygons) or to the general GJK/EPA path
+//! function (boxes, capsules and segments, circles, circle–polygon, and
+//! polygon–polygon, which also serves mixed pairs of small polygons, capsules and
+//! segments as two-vertex polygons) or to the general GJK/EPA path
 //! (ellipses, large polygons). Every pair function works in A's local frame and
 //! returns a [`LocalManifold`]; the dispatcher flips pairs it only knows one way
 //! round and maps the answer to the world.
@@ -11,7 +12,10 @@ use arrayvec::ArrayVec;
 use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
 
 use crate::general::collide_general;
-use crate::pairs::{collide_circle_polygon, collide_circles, collide_polygons};
+use crate::pairs::{
+    BoxView, SegmentView, collide_boxes, collide_circle_polygon, collide_circles, collide_polygons,
+    collide_segments,
+};
 use crate::poly_view::PolyView;
 
 /// Which features of A and B made a contact point: stable from step to step
@@ -107,23 +111,23 @@ impl LocalManifold {
     }
 
     /// Maps the manifold to the world, A being at `pa` and B at `pb`.
+    #[inline]
     pub fn to_world(&self, pa: &Isometry, pb: &Isometry) -> Manifold {
-        let points = self
-            .points
-            .iter()
-            .map(|p| {
-                let world = pa * p.point;
-                ContactPoint {
-                    point: world,
-                    separation: p.separation,
-                    id: p.id,
-                    local_a: p.point,
-                    local_b: pb.inverse_transform_point(&world),
-                }
-            })
-            .collect();
-        let normal = if self.points.is_empty() { Vec2::zeros() } else { pa.rotation * self.normal };
-        Manifold { normal, points }
+        let mut manifold = Manifold::default();
+        for p in &self.points {
+            let world = pa * p.point;
+            manifold.points.push(ContactPoint {
+                point: world,
+                separation: p.separation,
+                id: p.id,
+                local_a: p.point,
+                local_b: pb.inverse_transform_point(&world),
+            });
+        }
+        if !self.points.is_empty() {
+            manifold.normal = pa.rotation * self.normal;
+        }
+        manifold
     }
 }
 
@@ -131,17 +135,38 @@ impl LocalManifold {
 /// B, including speculative points of pairs less than `margin` apart.
 pub fn contact_manifold(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, margin: Real) -> Manifold {
     let xf = pa.inv_mul(pb);
-    local_manifold(a, b, &xf, margin).to_world(pa, pb)
+    dispatch(a, b, &xf, margin).to_world(pa, pb)
 }
 
 /// [`contact_manifold`] in A's frame, with B placed by `xf` (B's frame to A's).
 pub fn local_manifold(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
+    dispatch(a, b, xf, margin)
+}
+
+/// The body of [`local_manifold`], inlined into [`contact_manifold`] so that the
+/// dedicated pairs' manifolds are built in place rather than returned and copied.
+#[inline(always)]
+fn dispatch(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
     let margin = if margin.is_finite() { margin.max(0.0) } else { 0.0 };
+    if let (Some(box_a), Some(box_b)) = (BoxView::of(a), BoxView::of(b)) {
+        return collide_boxes(&box_a, &box_b, xf, margin);
+    }
+    if let (Some(seg_a), Some(seg_b)) = (SegmentView::local(a), SegmentView::placed(b, xf)) {
+        return collide_segments(&seg_a, &seg_b, margin);
+    }
     match (a, b) {
         (Shape::Circle(ca), Shape::Circle(cb)) => collide_circles(ca, cb, xf, margin),
         (Shape::Circle(_), _) if PolyView::fits(b) => flip(b, a, xf, margin),
         (_, Shape::Circle(cb)) if PolyView::fits(a) => {
             collide_circle_polygon(&PolyView::local(a), cb, xf, margin)
+        }
+        (Shape::Polygon(pa), Shape::Polygon(pb))
+            if pa.half_extents().is_some() && pb.half_extents().is_some() =>
+        {
+            match (BoxView::of_polygon(pa), BoxView::of_polygon(pb)) {
+                (Some(ba), Some(bb)) => collide_boxes(&ba, &bb, xf, margin),
+                _ => collide_polygons(&PolyView::local(a), &PolyView::placed(b, xf), margin),
+            }
         }
         _ if PolyView::fits(a) && PolyView::fits(b) => {
             collide_polygons(&PolyView::local(a), &PolyView::placed(b, xf), margin)

@@ -3,8 +3,10 @@
 
 use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
 
+use crate::closed_form;
 use crate::epa::{EpaOutput, epa};
 use crate::gjk::{GjkOutput, gjk_distance};
+use crate::pairs::BoxView;
 use crate::shape_core::Core;
 
 /// Two shapes reduced to their cores, B placed in A's frame.
@@ -37,6 +39,7 @@ pub(crate) struct Separation {
 }
 
 impl<'a> CorePair<'a> {
+    #[inline]
     pub fn new(a: &'a Shape, pa: &Isometry, b: &'a Shape, pb: &Isometry) -> Self {
         let (core_a, radius_a) = Core::of(a);
         let (core_b, radius_b) = Core::of(b);
@@ -59,8 +62,39 @@ impl<'a> CorePair<'a> {
         }
     }
 
+    /// The separation in closed form, for the pairs that have one (see
+    /// `closed_form.rs`); `None` sends the pair to GJK and EPA.
+    #[inline(always)]
+    fn closed_form_separation(&self) -> Option<Separation> {
+        let (ra, rb, xf) = (self.radius_a, self.radius_b, &self.xf);
+        match (&self.a, &self.b) {
+            (Core::Point(p), Core::Point(q)) => closed_form::point_point(p, ra, &(xf * q), rb),
+            (Core::Polygon(p), Core::Point(q)) if closed_form::is_small(p) => {
+                closed_form::polygon_point(p, ra, &(xf * q), rb)
+            }
+            (Core::Point(q), Core::Polygon(p)) if closed_form::is_small(p) => {
+                let s = closed_form::polygon_point(p, rb, &xf.inverse_transform_point(q), ra)?;
+                Some(closed_form::swapped(&s, xf))
+            }
+            (Core::Polygon(p), Core::Polygon(q)) => {
+                closed_form::box_box(&BoxView::of_polygon(p)?, &BoxView::of_polygon(q)?, xf)
+            }
+            _ => None,
+        }
+    }
+
     /// The signed separation of the full shapes, radii included.
+    #[inline]
     pub fn separation(&self) -> Separation {
+        match self.closed_form_separation() {
+            Some(s) => s,
+            None => self.core_separation(),
+        }
+    }
+
+    /// [`CorePair::separation`] by GJK on the cores, then EPA if they overlap.
+    #[inline(never)]
+    fn core_separation(&self) -> Separation {
         let (ra, rb) = (self.radius_a, self.radius_b);
         match self.core_contact() {
             CoreContact::Apart(g) => {

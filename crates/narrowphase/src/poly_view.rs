@@ -35,12 +35,20 @@ impl PolyView {
     }
 
     /// The shape in its own frame. `shape` must [`fit`](PolyView::fits).
+    #[inline]
     pub fn local(shape: &Shape) -> Self {
-        Self::placed(shape, &Isometry::identity())
+        Self::build(shape, |p| p, |n| n)
     }
 
     /// The shape placed by `xf`. `shape` must [`fit`](PolyView::fits).
+    #[inline]
     pub fn placed(shape: &Shape, xf: &Isometry) -> Self {
+        Self::build(shape, |p| xf * p, |n| xf.rotation * n)
+    }
+
+    /// The view with every vertex moved by `place` and every normal turned by `turn`.
+    #[inline(always)]
+    fn build(shape: &Shape, place: impl Fn(Point) -> Point, turn: impl Fn(Vec2) -> Vec2) -> Self {
         let mut view = PolyView {
             vertices: [Point::origin(); MAX_SAT_VERTICES],
             normals: [Vec2::zeros(); MAX_SAT_VERTICES],
@@ -51,13 +59,13 @@ impl PolyView {
             Shape::Polygon(p) => {
                 view.count = p.vertices().len().min(MAX_SAT_VERTICES);
                 for i in 0..view.count {
-                    view.vertices[i] = xf * p.vertices()[i];
-                    view.normals[i] = xf.rotation * p.normals()[i];
+                    view.vertices[i] = place(p.vertices()[i]);
+                    view.normals[i] = turn(p.normals()[i]);
                 }
                 view.radius = p.radius();
             }
-            Shape::Capsule(c) => view.set_segment(xf * c.a, xf * c.b, c.radius),
-            Shape::Segment(s) => view.set_segment(xf * s.a, xf * s.b, 0.0),
+            Shape::Capsule(c) => view.set_segment(place(c.a), place(c.b), c.radius),
+            Shape::Segment(s) => view.set_segment(place(s.a), place(s.b), 0.0),
             Shape::Circle(_) | Shape::Ellipse(_) => {}
         }
         view

@@ -4,6 +4,7 @@ use lamina_geometry::{Point, Real};
 
 /// Closest points of segments `p1`–`q1` and `p2`–`q2`, as parameters `(s, t)` in
 /// `[0, 1]` along each: the points are `p1 + s (q1 - p1)` and `p2 + t (q2 - p2)`.
+#[inline]
 pub fn segment_closest_parameters(p1: &Point, q1: &Point, p2: &Point, q2: &Point) -> (Real, Real) {
     let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
     let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));

@@ -24,6 +24,7 @@ pub enum Core<'a> {
 
 impl<'a> Core<'a> {
     /// The core of `shape` and the radius that rounds it.
+    #[inline]
     pub fn of(shape: &'a Shape) -> (Core<'a>, Real) {
         match shape {
             Shape::Circle(c) => (Core::Point(Point::origin()), c.radius),

@@ -57,8 +57,22 @@ pub fn collide_polygons(a: &PolyView, b: &PolyView, margin: Real) -> LocalManifo
     let (reference, incident) = if f.flip { (b, a) } else { (a, b) };
     let ref_e = edge_of(reference, f.reference_edge);
     let inc_e = edge_of(incident, f.incident_edge);
+    manifold_from_edges(&ref_e, &inc_e, f.separation, f.flip, margin)
+}
 
-    let apart = f.separation > 0.1 * LINEAR_SLOP;
+/// Steps 3 and on: the contact of the reference edge `ref_e` and the incident
+/// edge `inc_e`, both in A's frame, given the best separation and whether B holds
+/// the reference edge. Shared with the box pair, so both give the same points.
+#[inline(always)]
+pub(crate) fn manifold_from_edges(
+    ref_e: &Edge,
+    inc_e: &Edge,
+    separation: Real,
+    flip: bool,
+    margin: Real,
+) -> LocalManifold {
+    let (ref_e, inc_e) = (*ref_e, *inc_e);
+    let apart = separation > 0.1 * LINEAR_SLOP;
     let mut manifold = if apart {
         closest_features(&ref_e, &inc_e, margin, true).unwrap_or_else(|| clipped(&ref_e, &inc_e, margin))
     } else {
@@ -73,7 +87,7 @@ pub fn collide_polygons(a: &PolyView, b: &PolyView, margin: Real) -> LocalManifo
             deepest_incident_end(&ref_e, &inc_e, margin)
         };
     }
-    if f.flip {
+    if flip {
         manifold.normal = -manifold.normal;
         for p in &mut manifold.points {
             p.id = p.id.flipped();
@@ -109,6 +123,7 @@ fn edge_of(p: &PolyView, i: usize) -> Edge {
     Edge { v1: p.vertices[i], v2: p.vertices[j], normal: p.normals[i], id1: i, id2: j, radius: p.radius }
 }
 
+#[inline(always)]
 fn clipped(reference: &Edge, incident: &Edge, margin: Real) -> LocalManifold {
     LocalManifold { normal: reference.normal, points: clip(reference, incident, margin) }
 }
@@ -124,6 +139,7 @@ const EDGE_FEATURE: usize = 1 << 16;
 /// the distance when a corner faces a tilted edge; the closest points give the
 /// true distance and direction, so a speculative contact is never reported
 /// farther than the shapes really are.
+#[inline(always)]
 fn closest_features(
     reference: &Edge,
     incident: &Edge,

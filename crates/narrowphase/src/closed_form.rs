@@ -1,0 +1,198 @@
+//! Closed-form separations for the pairs that need no GJK: two points (circles),
+//! a point against a small polygon (a circle and a box or polygon), and two boxes.
+//!
+//! Each gives what [`crate::pair::CorePair::separation`] gives — the signed
+//! distance of the full shapes, the normal from A to B and a witness point on
+//! each surface, in A's frame — or `None` for the degenerate cases (coincident
+//! centres, touching cores), which stay with GJK and EPA.
+//!
+//! - Point and point: the line of centres.
+//! - Point and polygon: the edge the point lies farthest in front of; inside the
+//!   core, the push-out is through that edge; outside, the nearest point of the
+//!   boundary, found edge by edge (the polygon has at most
+//!   [`MAX_SAT_VERTICES`] vertices).
+//! - Box and box: the separating-axis test on the four face normals read off the
+//!   half-extents (as in `pairs/boxes.rs`). Overlapping cores are pushed apart
+//!   along the best axis (for convex polygons the least overlap over the face
+//!   normals is the penetration depth). Apart cores are closest at a corner of one
+//!   box: the distance is the least over the eight corners of the corner's distance
+//!   to the other box, a clamp to its half-extents.
+
+use lamina_geometry::{Isometry, Point, Polygon, Real, Vec2};
+
+use crate::pair::Separation;
+use crate::pairs::BoxView;
+use crate::poly_view::MAX_SAT_VERTICES;
+
+/// True for a usable distance to divide by: positive and finite (not NaN).
+#[inline(always)]
+fn positive_finite(d: Real) -> bool {
+    d > 0.0 && d.is_finite()
+}
+
+/// Two rounded points: `p` (A's frame, radius `ra`) and `q` (already in A's frame, radius `rb`).
+#[inline]
+pub(crate) fn point_point(p: &Point, ra: Real, q: &Point, rb: Real) -> Option<Separation> {
+    let offset = q - p;
+    let d = offset.norm();
+    if !positive_finite(d) {
+        return None;
+    }
+    let normal = offset / d;
+    Some(Separation { distance: d - ra - rb, normal, point_a: p + normal * ra, point_b: q - normal * rb })
+}
+
+/// True when the polygon is small enough for the edge-by-edge closed form.
+#[inline]
+pub(crate) fn is_small(p: &Polygon) -> bool {
+    p.vertices().len() <= MAX_SAT_VERTICES
+}
+
+/// Polygon P (its own frame, rounded by `rp`) and the point `c` (P's frame, rounded
+/// by `rc`), with the normal from P to the point. `p` must be [small](is_small).
+#[inline(always)]
+pub(crate) fn polygon_point(p: &Polygon, rp: Real, c: &Point, rc: Real) -> Option<Separation> {
+    let (vertices, normals) = (p.vertices(), p.normals());
+    let n = vertices.len();
+    let mut edge = 0;
+    let mut separation = Real::NEG_INFINITY;
+    for i in 0..n {
+        let s = normals[i].dot(&(c - vertices[i]));
+        if s > separation {
+            (edge, separation) = (i, s);
+        }
+    }
+    let (core_point, normal, core_distance) = if separation <= 0.0 {
+        // Inside the core: out through the nearest edge.
+        let normal = normals[edge];
+        (c - normal * separation, normal, separation)
+    } else {
+        // Outside: the nearest point of the boundary. Only edges the point lies in
+        // front of can hold it.
+        let mut best = (vertices[0], Real::INFINITY);
+        for i in 0..n {
+            let v1 = vertices[i];
+            if normals[i].dot(&(c - v1)) < 0.0 {
+                continue;
+            }
+            let e = vertices[if i + 1 == n { 0 } else { i + 1 }] - v1;
+            let ee = e.norm_squared();
+            let t = if ee > 0.0 { ((c - v1).dot(&e) / ee).clamp(0.0, 1.0) } else { 0.0 };
+            let q = v1 + e * t;
+            let d2 = (c - q).norm_squared();
+            if d2 < best.1 {
+                best = (q, d2);
+            }
+        }
+        let d = best.1.sqrt();
+        if !positive_finite(d) {
+            return None;
+        }
+        (best.0, (c - best.0) / d, d)
+    };
+    Some(Separation {
+        distance: core_distance - rp - rc,
+        normal,
+        point_a: core_point + normal * rp,
+        point_b: c - normal * rc,
+    })
+}
+
+/// The same separation seen from the other shape: B's witness first, the normal
+/// reversed, and the points moved by `xf` (the first shape's frame to the other's).
+#[inline]
+pub(crate) fn swapped(s: &Separation, xf: &Isometry) -> Separation {
+    Separation {
+        distance: s.distance,
+        normal: -(xf.rotation * s.normal),
+        point_a: xf * s.point_b,
+        point_b: xf * s.point_a,
+    }
+}
+
+/// The four separations of a box of half-extents `h` (own frame) against a box
+/// centred at `c` whose half-extents along the first box's axes are `e`, and the
+/// best edge (the first of equals).
+#[inline]
+pub(crate) fn box_separations(h: Vec2, c: Vec2, e: Vec2) -> (usize, Real) {
+    let s = [-c.y - e.y - h.y, c.x - e.x - h.x, c.y - e.y - h.y, -c.x - e.x - h.x];
+    let mut best = (0, s[0]);
+    for (i, &si) in s.iter().enumerate().skip(1) {
+        if si > best.1 {
+            best = (i, si);
+        }
+    }
+    best
+}
+
+/// Box A (own frame) and box B placed by `xf`.
+#[inline(always)]
+pub(crate) fn box_box(a: &BoxView, b: &BoxView, xf: &Isometry) -> Option<Separation> {
+    let (ha, hb) = (a.half_extents, b.half_extents);
+    let (ac, as_) = (xf.rotation.re.abs(), xf.rotation.im.abs());
+    let c = xf.translation.vector;
+    let eb = Vec2::new(ac * hb.x + as_ * hb.y, as_ * hb.x + ac * hb.y);
+    let ca = -xf.rotation.inverse_transform_vector(&c);
+    let ea = Vec2::new(ac * ha.x + as_ * ha.y, as_ * ha.x + ac * ha.y);
+    let (edge_a, separation_a) = box_separations(ha, c, eb);
+    let (edge_b, separation_b) = box_separations(hb, ca, ea);
+    let radii = a.radius + b.radius;
+
+    if separation_a.max(separation_b) <= 0.0 {
+        // Overlapping cores: push out along the axis of least overlap.
+        let (on_a, on_b, normal, separation) = if separation_a >= separation_b {
+            // A's face; B's corner deepest behind it.
+            let n = BoxView::normal(edge_a);
+            let w =
+                (0..4).map(|k| xf * b.vertex(k)).min_by(|p, q| n.dot(&p.coords).total_cmp(&n.dot(&q.coords)));
+            let w = w?;
+            (w - n * separation_a, w, n, separation_a)
+        } else {
+            // B's face; A's corner deepest behind it.
+            let nb = xf.rotation * BoxView::normal(edge_b);
+            let u =
+                (0..4).map(|k| a.vertex(k)).max_by(|p, q| nb.dot(&-p.coords).total_cmp(&nb.dot(&-q.coords)));
+            let u = u?;
+            (u, u - nb * separation_b, -nb, separation_b)
+        };
+        return Some(Separation {
+            distance: separation - radii,
+            normal,
+            point_a: on_a + normal * a.radius,
+            point_b: on_b - normal * b.radius,
+        });
+    }
+
+    // Apart cores: the nearest corner–box pair.
+    let clamp = |p: Point, h: Vec2| Point::new(p.x.clamp(-h.x, h.x), p.y.clamp(-h.y, h.y));
+    let mut best = (Point::origin(), Point::origin(), Real::INFINITY);
+    for k in 0..4 {
+        let w = xf * b.vertex(k);
+        let q = clamp(w, ha);
+        let d2 = (w - q).norm_squared();
+        if d2 < best.2 {
+            best = (q, w, d2);
+        }
+    }
+    for k in 0..4 {
+        let u = a.vertex(k);
+        let local = xf.inverse_transform_point(&u);
+        let q = clamp(local, hb);
+        let d2 = (local - q).norm_squared();
+        if d2 < best.2 {
+            best = (u, xf * q, d2);
+        }
+    }
+    let (on_a, on_b, d2) = best;
+    let d = d2.sqrt();
+    if !positive_finite(d) {
+        return None;
+    }
+    let normal = (on_b - on_a) / d;
+    Some(Separation {
+        distance: d - radii,
+        normal,
+        point_a: on_a + normal * a.radius,
+        point_b: on_b - normal * b.radius,
+    })
+}

@@ -1,0 +1,195 @@
+//! The dedicated pair paths against the general ones they stand in for: box–box
+//! manifolds against the small-polygon path, capsule and segment manifolds against
+//! the same two-vertex polygons, and the closed-form box and circle separations
+//! against GJK/EPA on the same shapes built as plain polygons.
+
+// Oracles compute in f64; with the `f64` feature those casts are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
+mod common;
+use common::*;
+use lamina_geometry::tolerance::LINEAR_SLOP;
+use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
+use lamina_narrowphase::manifold::LocalManifold;
+use lamina_narrowphase::pairs::{BoxView, SegmentView, collide_boxes, collide_polygons, collide_segments};
+use lamina_narrowphase::poly_view::PolyView;
+use lamina_narrowphase::{distance, penetration};
+
+/// A small deterministic generator (SplitMix64), so that thousands of poses cost no shrinking.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn range(&mut self, lo: f64, hi: f64) -> Real {
+        (lo + (hi - lo) * self.next()) as Real
+    }
+
+    /// An angle, now and then an exact multiple of a quarter turn (faces parallel).
+    fn angle(&mut self) -> Real {
+        if self.next() < 0.1 {
+            (self.next() * 4.0).floor() as Real * std::f64::consts::FRAC_PI_2 as Real
+        } else {
+            self.range(-3.2, 3.2)
+        }
+    }
+}
+
+/// The largest separation over one polygon's edges and the runner-up, and the
+/// incident choice's margin: how far the polygon path's choices are from a tie.
+fn tie_gap(a: &PolyView, b: &PolyView) -> Real {
+    let seps = |p: &PolyView, q: &PolyView| -> Vec<Real> {
+        let mut s: Vec<Real> = (0..p.count)
+            .map(|i| {
+                q.vertices().iter().map(|w| p.normals[i].dot(&(w - p.vertices[i]))).fold(Real::MAX, Real::min)
+            })
+            .collect();
+        s.sort_by(|x, y| y.total_cmp(x));
+        s
+    };
+    let (sa, sb) = (seps(a, b), seps(b, a));
+    let mut gap = (sa[0] - sa[1]).min(sb[0] - sb[1]).min((sb[0] - sa[0] - 0.1 * LINEAR_SLOP).abs());
+    // The incident edge: the two most opposed normals.
+    for (reference, incident) in [(a, b), (b, a)] {
+        for i in 0..reference.count {
+            let mut d: Vec<Real> =
+                (0..incident.count).map(|j| incident.normals[j].dot(&reference.normals[i])).collect();
+            d.sort_by(|x, y| x.total_cmp(y));
+            gap = gap.min(d[1] - d[0]);
+        }
+    }
+    gap
+}
+
+/// Asserts that two manifolds agree; ids only when `compare_ids`.
+fn assert_same(fast: &LocalManifold, slow: &LocalManifold, compare_ids: bool, what: &str) {
+    assert_eq!(fast.points.len(), slow.points.len(), "{what}: {fast:?} vs {slow:?}");
+    if fast.points.is_empty() {
+        return;
+    }
+    assert!((fast.normal - slow.normal).norm() < 1e-4, "{what}: normal {fast:?} vs {slow:?}");
+    for (p, q) in fast.points.iter().zip(&slow.points) {
+        assert!((p.separation - q.separation).abs() < 1e-4, "{what}: separation {fast:?} vs {slow:?}");
+        assert!((p.point - q.point).norm() < 1e-4, "{what}: point {fast:?} vs {slow:?}");
+        if compare_ids {
+            assert_eq!(p.id, q.id, "{what}: ids {fast:?} vs {slow:?}");
+        }
+    }
+}
+
+fn random_box(rng: &mut Rng, rounded: bool) -> Shape {
+    let (hx, hy) = (rng.range(0.05, 1.5), rng.range(0.05, 1.5));
+    if rounded { Shape::rounded_rectangle(hx, hy, rng.range(0.0, 0.3)) } else { Shape::rectangle(hx, hy) }
+}
+
+#[test]
+fn box_pairs_match_the_polygon_path() {
+    let mut rng = Rng(7);
+    let (mut compared_ids, mut with_points) = (0, 0);
+    for case in 0..20_000 {
+        let a = random_box(&mut rng, case % 4 == 3);
+        let b = random_box(&mut rng, case % 5 == 4);
+        let reach = 2.5;
+        let xf = Isometry::new(Vec2::new(rng.range(-reach, reach), rng.range(-reach, reach)), rng.angle());
+        let margin = if case % 3 == 0 { 0.0 } else { rng.range(0.0, 0.1) };
+        let (box_a, box_b) = (BoxView::of(&a).unwrap(), BoxView::of(&b).unwrap());
+        let fast = collide_boxes(&box_a, &box_b, &xf, margin);
+        let (view_a, view_b) = (PolyView::local(&a), PolyView::placed(&b, &xf));
+        let slow = collide_polygons(&view_a, &view_b, margin);
+        // Points right at the margin may fall either side of it by round-off.
+        let at_margin = slow.points.iter().chain(&fast.points).any(|p| (p.separation - margin).abs() < 1e-5);
+        if at_margin {
+            continue;
+        }
+        let ids = tie_gap(&view_a, &view_b) > 1e-4;
+        compared_ids += usize::from(ids);
+        with_points += usize::from(!slow.points.is_empty());
+        assert_same(&fast, &slow, ids, &format!("case {case}: {a:?} {b:?} {xf:?} margin {margin}"));
+    }
+    assert!(compared_ids > 15_000 && with_points > 5_000, "{compared_ids} {with_points}");
+}
+
+fn random_segment_shape(rng: &mut Rng) -> Shape {
+    let (p1, p2) = (
+        Point::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
+        Point::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
+    );
+    if rng.next() < 0.3 { Shape::segment(p1, p2) } else { Shape::capsule(p1, p2, rng.range(0.02, 0.5)) }
+}
+
+#[test]
+fn segment_pairs_match_the_polygon_path() {
+    let mut rng = Rng(11);
+    for case in 0..20_000 {
+        let (a, b) = (random_segment_shape(&mut rng), random_segment_shape(&mut rng));
+        let xf = Isometry::new(Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)), rng.angle());
+        let margin = rng.range(0.0, 0.1);
+        let fast = collide_segments(
+            &SegmentView::local(&a).unwrap(),
+            &SegmentView::placed(&b, &xf).unwrap(),
+            margin,
+        );
+        let slow = collide_polygons(&PolyView::local(&a), &PolyView::placed(&b, &xf), margin);
+        // Both run the same arithmetic: bit-identical answers.
+        assert_eq!(fast, slow, "case {case}: {a:?} {b:?} {xf:?}");
+    }
+}
+
+/// The same box as a plain polygon, which takes GJK and EPA.
+fn as_polygon(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Polygon(p) => Shape::rounded_polygon(p.vertices(), p.radius()).unwrap(),
+        _ => shape.clone(),
+    }
+}
+
+#[test]
+fn closed_form_separations_match_gjk_and_epa() {
+    let mut rng = Rng(23);
+    let id = Isometry::identity();
+    for case in 0..20_000 {
+        let a = match case % 3 {
+            0 => Shape::circle(rng.range(0.05, 1.0)),
+            _ => random_box(&mut rng, case % 2 == 0),
+        };
+        let b = match case % 4 {
+            0 => Shape::circle(rng.range(0.05, 1.0)),
+            1 => as_polygon(&random_box(&mut rng, false)),
+            _ => random_box(&mut rng, case % 5 == 0),
+        };
+        let pb = Isometry::new(Vec2::new(rng.range(-2.5, 2.5), rng.range(-2.5, 2.5)), rng.angle());
+        let (ga, gb) = (as_polygon(&a), as_polygon(&b));
+        let what = format!("case {case}: {a:?} {b:?} {pb:?}");
+
+        let (fast, slow) = (distance(&a, &id, &b, &pb), distance(&ga, &id, &gb, &pb));
+        assert!(close(fast.distance as f64, slow.distance as f64, 1e-4), "{what}: {fast:?} vs {slow:?}");
+        if fast.distance > 1e-3 {
+            assert!((fast.normal - slow.normal).norm() < 1e-3, "{what}: {fast:?} vs {slow:?}");
+            let gap = (fast.point_b - fast.point_a).norm();
+            assert!(close(gap as f64, fast.distance as f64, 1e-4), "{what}: witnesses {fast:?}");
+            assert!(
+                a.distance_to_point(&id, &fast.point_a) < 1e-4
+                    && b.distance_to_point(&pb, &fast.point_b) < 1e-4
+            );
+        }
+
+        match (penetration(&a, &id, &b, &pb), penetration(&ga, &id, &gb, &pb)) {
+            (Some(f), Some(s)) => {
+                assert!(close(f.depth as f64, s.depth as f64, 1e-4), "{what}: {f:?} vs {s:?}");
+                assert!(((f.point_a - f.point_b) - f.normal * f.depth).norm() < 1e-4, "{what}: {f:?}");
+                // Equal depths along different axes are both right; otherwise the axes agree.
+                let moved =
+                    Isometry::from_parts((pb.translation.vector + f.normal * f.depth).into(), pb.rotation);
+                assert!(distance(&a, &id, &b, &moved).distance < 2e-3, "{what}: {f:?}");
+            }
+            (None, None) => {}
+            (f, s) => assert!(f.or(s).is_some_and(|p| p.depth < 1e-4), "{what}: {f:?} vs {s:?}"),
+        }
+    }
+}
