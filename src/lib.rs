@@ -29,3 +29,8 @@ pub mod prelude {
         RayHit, Real, Rotation, Segment, Shape, ShapeError, SupportMap, Vec2,
     };
 }
+
+/// The README's usage example, compiled and run as a doctest so that it stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
