@@ -4,7 +4,14 @@
 //! boxes overlap that proxy's. A pair can only change when one of its proxies
 //! moves, so each step reconciles the lists of the moved proxies alone: the
 //! partners it has, against the overlaps the regions report for it now. The
-//! difference is the step's events. Marking partners with a per-proxy stamp makes
+//! difference is the step's events.
+//!
+//! The lists are flat: one fixed-size slot per proxy id, in one array, holding up
+//! to [`INLINE`] partners in place (half a cache line). Only a proxy with more
+//! partners than that keeps them in a spilled list, and spilled lists are
+//! recycled, so a step neither allocates nor chases a pointer per proxy. Short
+//! lists are compared with the overlaps found by a direct search (a few
+//! comparisons); long ones by marking partners with a per-proxy stamp, which keeps
 //! the comparison linear in the number of partners, with no hashing.
 //!
 //! Events are collected per kind and sorted by key before they are handed out, so
@@ -13,10 +20,41 @@
 use crate::event::PairEvent;
 use crate::proxy::Proxy;
 
+/// Partners a slot holds in place.
+const INLINE: usize = 7;
+
+/// Lists at most this long (and searches with at most this many overlaps) are
+/// compared directly, with a bit mask of the partners found again; longer ones use
+/// the stamps. The direct search costs `partners × overlaps` comparisons of
+/// integers held in one or two cache lines, cheaper than touching a stamp per
+/// partner up to a few dozen.
+const DIRECT_COMPARE: usize = 24;
+
+/// One proxy's partner list. With `len <= INLINE` the partners are `items[..len]`;
+/// beyond that `items[0]` is the index of the list in [`PairSet::spilled`].
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(32))]
+struct Slot {
+    len: u32,
+    items: [u32; INLINE],
+}
+
+/// The partners of proxy `id`, from the slots and the spilled lists.
+#[inline]
+fn list_of<'a>(slots: &'a [Slot], spilled: &'a [Vec<u32>], id: u32) -> &'a [u32] {
+    let slot = &slots[id as usize];
+    let len = slot.len as usize;
+    if len <= INLINE { &slot.items[..len] } else { &spilled[slot.items[0] as usize] }
+}
+
 /// Adjacency lists, stamps and the event buffers of one step.
 #[derive(Clone, Debug)]
 pub(crate) struct PairSet<K> {
-    adjacency: Vec<Vec<u32>>,
+    slots: Vec<Slot>,
+    /// The lists of proxies with more than [`INLINE`] partners.
+    spilled: Vec<Vec<u32>>,
+    /// Indices of `spilled` not in use (their lists empty, capacity kept).
+    spill_free: Vec<u32>,
     /// Per proxy id: `stamp` while the partner is known but not yet found again,
     /// `stamp + 1` once found. Older values mean neither.
     marks: Vec<u32>,
@@ -36,7 +74,9 @@ fn ordered<K: Ord>(a: K, b: K) -> (K, K) {
 impl<K: Copy + Ord> PairSet<K> {
     pub(crate) fn new() -> Self {
         Self {
-            adjacency: Vec::new(),
+            slots: Vec::new(),
+            spilled: Vec::new(),
+            spill_free: Vec::new(),
             marks: Vec::new(),
             stamp: 0,
             pair_count: 0,
@@ -48,8 +88,8 @@ impl<K: Copy + Ord> PairSet<K> {
 
     /// Makes room for proxy ids below `slots`.
     pub(crate) fn reserve_slots(&mut self, slots: usize) {
-        if self.adjacency.len() < slots {
-            self.adjacency.resize_with(slots, Vec::new);
+        if self.slots.len() < slots {
+            self.slots.resize(slots, Slot::default());
             self.marks.resize(slots, 0);
         }
     }
@@ -63,26 +103,119 @@ impl<K: Copy + Ord> PairSet<K> {
     /// The partners of proxy `id`.
     #[inline]
     pub(crate) fn partners(&self, id: u32) -> &[u32] {
-        &self.adjacency[id as usize]
+        list_of(&self.slots, &self.spilled, id)
+    }
+
+    /// Adds `q` to the partners of `id`.
+    fn push(&mut self, id: u32, q: u32) {
+        let slot = &mut self.slots[id as usize];
+        let len = slot.len as usize;
+        if len < INLINE {
+            slot.items[len] = q;
+        } else if len == INLINE {
+            let s = match self.spill_free.pop() {
+                Some(s) => s,
+                None => {
+                    self.spilled.push(Vec::new());
+                    (self.spilled.len() - 1) as u32
+                }
+            };
+            let list = &mut self.spilled[s as usize];
+            list.extend_from_slice(&slot.items);
+            list.push(q);
+            slot.items[0] = s;
+        } else {
+            self.spilled[slot.items[0] as usize].push(q);
+        }
+        slot.len += 1;
+    }
+
+    /// Removes the partner at position `i` of `id`'s list; the last one takes its place.
+    fn swap_remove(&mut self, id: u32, i: usize) {
+        let slot = &mut self.slots[id as usize];
+        let len = slot.len as usize;
+        if len <= INLINE {
+            slot.items[i] = slot.items[len - 1];
+        } else {
+            let s = slot.items[0];
+            let list = &mut self.spilled[s as usize];
+            list.swap_remove(i);
+            if list.len() == INLINE {
+                slot.items.copy_from_slice(list);
+                list.clear();
+                self.spill_free.push(s);
+            }
+        }
+        slot.len -= 1;
+    }
+
+    /// Removes `id` from the partners of `q` (order does not matter).
+    #[inline]
+    fn unlink(&mut self, q: u32, id: u32) {
+        if let Some(i) = self.partners(q).iter().position(|&p| p == id) {
+            self.swap_remove(q, i);
+        }
     }
 
     /// Drops every pair of proxy `id` (being removed) and queues their `End` events.
     pub(crate) fn remove_proxy(&mut self, id: u32, proxies: &[Proxy<K>]) {
-        let mut list = std::mem::take(&mut self.adjacency[id as usize]);
         let key = proxies[id as usize].key;
-        for &q in &list {
-            unlink(&mut self.adjacency[q as usize], id);
+        while let Some(&q) = self.partners(id).last() {
+            let last = self.partners(id).len() - 1;
+            self.swap_remove(id, last);
+            self.unlink(q, id);
             self.ends.push(ordered(key, proxies[q as usize].key));
+            self.pair_count -= 1;
         }
-        self.pair_count -= list.len();
-        list.clear();
-        self.adjacency[id as usize] = list;
     }
 
     /// Brings the pairs of proxy `id` up to date: `found` holds every proxy whose fat
     /// box overlaps its own now (duplicates allowed). Pairs that are new get a
     /// `Begin`, partners not found again get an `End`.
     pub(crate) fn reconcile(&mut self, id: u32, found: &[u32], proxies: &[Proxy<K>]) {
+        let known = self.partners(id).len();
+        if known <= DIRECT_COMPARE && found.len() <= DIRECT_COMPARE {
+            self.reconcile_direct(id, found, proxies);
+        } else {
+            self.reconcile_stamped(id, found, proxies);
+        }
+    }
+
+    /// [`PairSet::reconcile`] for short lists: each overlap is searched for in the
+    /// list, and a bit mask records which partners were found again.
+    fn reconcile_direct(&mut self, id: u32, found: &[u32], proxies: &[Proxy<K>]) {
+        let key = proxies[id as usize].key;
+        let mut seen = 0u32;
+        self.new_partners.clear();
+        for &q in found {
+            match self.partners(id).iter().position(|&p| p == q) {
+                Some(i) => seen |= 1 << i,
+                None if self.new_partners.contains(&q) => {}
+                None => {
+                    self.new_partners.push(q);
+                    self.begins.push(ordered(key, proxies[q as usize].key));
+                }
+            }
+        }
+        let known = self.partners(id).len();
+        if seen.count_ones() as usize != known {
+            // From the back, so that the partner a removal moves into place `i`
+            // (the last one) has already been kept.
+            for i in (0..known).rev() {
+                if seen & (1 << i) == 0 {
+                    let q = self.partners(id)[i];
+                    self.swap_remove(id, i);
+                    self.unlink(q, id);
+                    self.ends.push(ordered(key, proxies[q as usize].key));
+                    self.pair_count -= 1;
+                }
+            }
+        }
+        self.link_new_partners(id);
+    }
+
+    /// [`PairSet::reconcile`] for long lists, with stamps.
+    fn reconcile_stamped(&mut self, id: u32, found: &[u32], proxies: &[Proxy<K>]) {
         self.stamp = self.stamp.wrapping_add(2);
         if self.stamp < 2 {
             // Wrapped: clear old stamps so none can be mistaken for a new one.
@@ -91,8 +224,7 @@ impl<K: Copy + Ord> PairSet<K> {
         }
         let (known, seen) = (self.stamp, self.stamp + 1);
         let key = proxies[id as usize].key;
-        let mut list = std::mem::take(&mut self.adjacency[id as usize]);
-        for &q in &list {
+        for &q in list_of(&self.slots, &self.spilled, id) {
             self.marks[q as usize] = known;
         }
         self.new_partners.clear();
@@ -107,23 +239,27 @@ impl<K: Copy + Ord> PairSet<K> {
             }
             *mark = seen;
         }
-        let before = list.len();
-        list.retain(|&q| {
+        for i in (0..self.partners(id).len()).rev() {
+            let q = self.partners(id)[i];
             if self.marks[q as usize] == known {
-                unlink(&mut self.adjacency[q as usize], id);
+                self.swap_remove(id, i);
+                self.unlink(q, id);
                 self.ends.push(ordered(key, proxies[q as usize].key));
-                false
-            } else {
-                true
+                self.pair_count -= 1;
             }
-        });
-        self.pair_count -= before - list.len();
-        for &q in &self.new_partners {
-            list.push(q);
-            self.adjacency[q as usize].push(id);
         }
-        self.pair_count += self.new_partners.len();
-        self.adjacency[id as usize] = list;
+        self.link_new_partners(id);
+    }
+
+    /// Adds the pairs of `id` with every proxy in `new_partners`.
+    fn link_new_partners(&mut self, id: u32) {
+        let new_partners = std::mem::take(&mut self.new_partners);
+        for &q in &new_partners {
+            self.push(id, q);
+            self.push(q, id);
+        }
+        self.pair_count += new_partners.len();
+        self.new_partners = new_partners;
     }
 
     /// Replaces the contents of `events` with this step's events: every `End`, then
@@ -134,13 +270,5 @@ impl<K: Copy + Ord> PairSet<K> {
         events.clear();
         events.extend(self.ends.drain(..).map(|(a, b)| PairEvent::End(a, b)));
         events.extend(self.begins.drain(..).map(|(a, b)| PairEvent::Begin(a, b)));
-    }
-}
-
-/// Removes `id` from a partner list (order does not matter).
-#[inline]
-fn unlink(list: &mut Vec<u32>, id: u32) {
-    if let Some(i) = list.iter().position(|&q| q == id) {
-        list.swap_remove(i);
     }
 }

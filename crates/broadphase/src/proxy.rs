@@ -13,8 +13,10 @@ pub(crate) enum Placement {
     /// Not registered anywhere (a free slot).
     Detached,
     /// In the regions of `range`: `regions[..count]`, in the row-by-row order of
-    /// [`CellRange::cells`].
-    Grid { range: CellRange, regions: [u32; 4], count: u8 },
+    /// [`CellRange::cells`]. `hints[k]` is where the proxy's entry was last seen in
+    /// the sorted array of `regions[k]`: a guess that saves a binary search when it
+    /// is right or nearly right, and costs nothing but the search when it is not.
+    Grid { range: CellRange, regions: [u32; 4], hints: [u32; 4], count: u8 },
     /// In the list of proxies too large for the grid, at index `slot`.
     Large { slot: u32 },
 }
@@ -30,8 +32,4 @@ pub(crate) struct Proxy<K> {
     pub(crate) placement: Placement,
     /// False for a slot on the free list.
     pub(crate) live: bool,
-    /// In the list of proxies whose pairs `update_pairs` must recompute. Stays set
-    /// when the proxy is removed, so that a new proxy reusing the slot is not
-    /// queued twice.
-    pub(crate) queued: bool,
 }

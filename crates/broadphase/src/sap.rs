@@ -22,6 +22,10 @@
 
 use lamina_geometry::{Aabb, Real};
 
+/// How far from its hint [`SortedAxis::position`] looks for an entry before it
+/// falls back to a binary search.
+const HINT_REACH: usize = 3;
+
 /// A coordinate axis of the plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Axis {
@@ -141,7 +145,20 @@ impl SortedAxis {
     }
 
     /// Where the entry of `id`, whose lower end point is `lo`, sits in the array.
-    fn position(&self, id: u32, lo: Real) -> Option<usize> {
+    /// `hint` is where it was last seen: other entries' moves, inserts and removals
+    /// shift it by a place or two at a time, so the entry is usually at the hint or
+    /// within [`HINT_REACH`] of it, one or two cache lines, and the binary search
+    /// (a cache miss per step in a region not yet in cache) is the fallback.
+    fn position(&self, id: u32, lo: Real, hint: u32) -> Option<usize> {
+        let h = hint as usize;
+        if self.entries.get(h).is_some_and(|e| e.id == id) {
+            return Some(h);
+        }
+        let near = h.saturating_sub(HINT_REACH).min(self.entries.len())
+            ..(h + HINT_REACH + 1).min(self.entries.len());
+        if let Some(i) = self.entries[near.clone()].iter().position(|e| e.id == id) {
+            return Some(near.start + i);
+        }
         let probe = Entry { lo, hi: lo, other_lo: 0.0, other_hi: 0.0, id };
         let i = self.entries.partition_point(|e| e.precedes(&probe));
         if self.entries.get(i).is_some_and(|e| e.id == id) {
@@ -152,18 +169,20 @@ impl SortedAxis {
         self.entries.iter().position(|e| e.id == id)
     }
 
-    /// Adds proxy `id` with box `aabb` at its sorted place.
-    pub(crate) fn insert(&mut self, id: u32, aabb: &Aabb) {
+    /// Adds proxy `id` with box `aabb` at its sorted place, and returns the place.
+    pub(crate) fn insert(&mut self, id: u32, aabb: &Aabb) -> u32 {
         let entry = Entry::new(id, aabb, self.axis);
         let i = self.entries.partition_point(|e| e.precedes(&entry));
         self.entries.insert(i, entry);
         self.max_extent = self.max_extent.max(entry.extent());
+        i as u32
     }
 
-    /// Removes proxy `id`, whose box is `aabb`. Order is kept (the tail shifts).
-    pub(crate) fn remove(&mut self, id: u32, aabb: &Aabb) {
+    /// Removes proxy `id`, whose box is `aabb` and which was last seen at `hint`.
+    /// Order is kept (the tail shifts).
+    pub(crate) fn remove(&mut self, id: u32, aabb: &Aabb, hint: u32) {
         let lo = Entry::new(id, aabb, self.axis).lo;
-        if let Some(i) = self.position(id, lo) {
+        if let Some(i) = self.position(id, lo, hint) {
             let gone = self.entries.remove(i);
             if gone.extent() >= self.max_extent {
                 self.extent_stale = true;
@@ -171,13 +190,13 @@ impl SortedAxis {
         }
     }
 
-    /// Moves proxy `id` from box `old` to box `new`: the entry is rewritten in place,
-    /// then walked to its sorted place (one insertion-sort pass).
-    pub(crate) fn replace(&mut self, id: u32, old: &Aabb, new: &Aabb) {
+    /// Moves proxy `id` from box `old` to box `new`: the entry (last seen at `hint`)
+    /// is rewritten in place, then walked to its sorted place (one insertion-sort
+    /// pass). Returns the new place.
+    pub(crate) fn replace(&mut self, id: u32, old: &Aabb, new: &Aabb, hint: u32) -> u32 {
         let old_entry = Entry::new(id, old, self.axis);
-        let Some(mut i) = self.position(id, old_entry.lo) else {
-            self.insert(id, new);
-            return;
+        let Some(mut i) = self.position(id, old_entry.lo, hint) else {
+            return self.insert(id, new);
         };
         let entry = Entry::new(id, new, self.axis);
         // A bound a little too high only lengthens scans a little: recompute it
@@ -196,6 +215,7 @@ impl SortedAxis {
             self.entries.swap(i, i + 1);
             i += 1;
         }
+        i as u32
     }
 
     /// Sweeps along `axis` from now on: the entries are re-projected and sorted
@@ -245,6 +265,78 @@ impl SortedAxis {
         }
     }
 
+    /// Calls `f(entry, other)` for every entry whose id is `marked` and every other
+    /// entry whose box overlaps or touches its box: for each marked entry, the same
+    /// overlaps [`SortedAxis::for_each_overlap`] finds for its box, less the entry
+    /// itself. One pass over the array serves all marked entries.
+    #[inline]
+    pub(crate) fn for_each_overlap_of_marked(
+        &self,
+        marked: impl Fn(u32) -> bool,
+        mut f: impl FnMut(&Entry, &Entry),
+    ) {
+        for (i, e) in self.entries.iter().enumerate() {
+            if marked(e.id) {
+                self.for_each_overlap_around(i, &mut f);
+            }
+        }
+    }
+
+    /// Calls `f(entry, other)` for the entry of `id` (whose box is `aabb` and which
+    /// was last seen at `hint`) and every other entry whose box overlaps or touches
+    /// its box: what [`SortedAxis::for_each_overlap`] finds for `aabb`, less `id`.
+    #[inline]
+    pub(crate) fn for_each_overlap_of(
+        &self,
+        id: u32,
+        aabb: &Aabb,
+        hint: u32,
+        mut f: impl FnMut(&Entry, &Entry),
+    ) {
+        let lo = Entry::new(id, aabb, self.axis).lo;
+        match self.position(id, lo, hint) {
+            Some(i) => self.for_each_overlap_around(i, f),
+            // Unreachable while the array mirrors the proxies' boxes.
+            None => {
+                let me = Entry::new(id, aabb, self.axis);
+                self.for_each_overlap(aabb, |o| {
+                    if o.id != id {
+                        f(&me, o)
+                    }
+                })
+            }
+        }
+    }
+
+    /// Calls `f(entry, other)` for the entry at index `i` and every other entry whose
+    /// box overlaps or touches its box. The scan starts at the entry itself and
+    /// walks back to `lo - max_extent` (padded as in `for_each_overlap`) and
+    /// forward to `hi`: the same window a query for its box scans, found without a
+    /// binary search, in memory next to the entry.
+    #[inline]
+    fn for_each_overlap_around(&self, i: usize, mut f: impl FnMut(&Entry, &Entry)) {
+        let e = &self.entries[i];
+        let pad = (e.lo.abs() + self.max_extent) * (8.0 * Real::EPSILON);
+        let start = e.lo - self.max_extent - pad;
+        let overlaps = |o: &Entry| o.hi >= e.lo && o.other_lo <= e.other_hi && e.other_lo <= o.other_hi;
+        for o in self.entries[..i].iter().rev() {
+            if o.lo < start {
+                break;
+            }
+            if overlaps(o) {
+                f(e, o);
+            }
+        }
+        for o in &self.entries[i + 1..] {
+            if o.lo > e.hi {
+                break;
+            }
+            if overlaps(o) {
+                f(e, o);
+            }
+        }
+    }
+
     /// True when the entries are sorted and `max_extent` bounds them (for tests).
     #[cfg(test)]
     pub(crate) fn is_consistent(&self) -> bool {
@@ -269,8 +361,8 @@ mod tests {
         for (i, b) in boxes.iter().enumerate() {
             sap.insert(i as u32, b);
         }
-        sap.replace(0, &boxes[0], &bx(7.25, 0.0, 7.5, 1.0));
-        sap.replace(9, &boxes[9], &bx(-3.0, 0.0, -2.0, 1.0));
+        sap.replace(0, &boxes[0], &bx(7.25, 0.0, 7.5, 1.0), 0);
+        sap.replace(9, &boxes[9], &bx(-3.0, 0.0, -2.0, 1.0), 0);
         assert!(sap.is_consistent());
         let ids: Vec<u32> = sap.entries().iter().map(|e| e.id).collect();
         assert_eq!(ids, vec![9, 1, 2, 3, 4, 5, 6, 7, 0, 8]);

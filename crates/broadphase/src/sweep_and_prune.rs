@@ -6,7 +6,7 @@ use crate::event::PairEvent;
 use crate::hash::FastBuild;
 use crate::pair_set::PairSet;
 use crate::proxy::{Placement, Proxy};
-use crate::region::{CellRange, RegionGrid};
+use crate::region::{CellRange, RegionGrid, SweepPolicy};
 use lamina_geometry::tolerance::AABB_MARGIN;
 use lamina_geometry::{Aabb, Real};
 use std::collections::HashMap;
@@ -55,11 +55,27 @@ pub struct SweepAndPrune<K> {
     pub(crate) grid: RegionGrid,
     /// Proxies too large for the grid, checked directly by every query.
     pub(crate) large: Vec<u32>,
-    /// Proxies inserted or moved since the last `update_pairs`.
+    /// Proxies inserted or moved since the last `update_pairs`, in the order queued.
     moved: Vec<u32>,
+    /// The same proxies as a bit set over ids, which `update_pairs` reads in id
+    /// order and tests while sweeping. A bit stays set when its proxy is removed,
+    /// so that a new proxy reusing the slot is not queued twice.
+    queued: Vec<u64>,
     pairs: PairSet<K>,
-    /// Scratch: the overlaps of one moved proxy.
+    /// How regions are searched for moved proxies' overlaps (forced only by tests).
+    pub(crate) sweep_policy: SweepPolicy,
+    /// Scratch of `update_pairs`, kept to avoid allocating. The live moved proxies
+    /// in increasing id order.
+    movers: Vec<u32>,
+    /// Per proxy id: its index in `movers` (meaningful only for movers).
+    mover_index: Vec<u32>,
+    /// The regions holding at least one mover.
+    active: Vec<u32>,
+    /// `(index in movers, other proxy)` for every overlap found.
+    hits: Vec<(u32, u32)>,
+    /// The overlaps grouped by mover: mover `i`'s are `found[ends[i - 1]..ends[i]]`.
     found: Vec<u32>,
+    ends: Vec<u32>,
 }
 
 impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
@@ -102,8 +118,15 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             grid: RegionGrid::new(settings.region_size),
             large: Vec::new(),
             moved: Vec::new(),
+            queued: Vec::new(),
             pairs: PairSet::new(),
+            sweep_policy: SweepPolicy::Auto,
+            movers: Vec::new(),
+            mover_index: Vec::new(),
+            active: Vec::new(),
+            hits: Vec::new(),
             found: Vec::new(),
+            ends: Vec::new(),
         }
     }
 
@@ -215,14 +238,11 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 id
             }
             None => {
-                self.proxies.push(Proxy {
-                    key,
-                    fat,
-                    placement: Placement::Detached,
-                    live: true,
-                    queued: false,
-                });
-                self.pairs.reserve_slots(self.proxies.len());
+                self.proxies.push(Proxy { key, fat, placement: Placement::Detached, live: true });
+                let slots = self.proxies.len();
+                self.pairs.reserve_slots(slots);
+                self.mover_index.resize(slots, 0);
+                self.queued.resize(slots.div_ceil(64), 0);
                 (self.proxies.len() - 1) as u32
             }
         };
@@ -279,44 +299,145 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// Once the structure has reached its working size this allocates nothing.
     pub fn update_pairs(&mut self, events: &mut Vec<PairEvent<K>>) {
         self.grid.maintain();
-        let mut found = std::mem::take(&mut self.found);
-        for i in 0..self.moved.len() {
-            let id = self.moved[i];
-            let proxy = &mut self.proxies[id as usize];
-            proxy.queued = false;
-            if !proxy.live {
-                continue;
-            }
-            let (fat, placement) = (proxy.fat, proxy.placement);
-            found.clear();
-            match placement {
-                // A registered proxy already knows its regions: no cell lookups.
-                Placement::Grid { range, regions, count } => {
-                    for &r in &regions[..count as usize] {
-                        self.grid.region(r).for_each_overlap(
-                            &self.grid,
-                            &fat,
-                            range.is_single(),
-                            Some(id),
-                            |q| found.push(q),
-                        );
+        self.collect_movers();
+        self.find_overlaps();
+        self.group_overlaps();
+        let mut start = 0;
+        for (&id, &end) in self.movers.iter().zip(&self.ends) {
+            self.pairs.reconcile(id, &self.found[start..end as usize], &self.proxies);
+            start = end as usize;
+        }
+        // Every bit still set is a mover's: clear its whole word.
+        for &id in &self.movers {
+            self.queued[id as usize / 64] = 0;
+        }
+        self.pairs.drain_events(events);
+    }
+
+    /// Fills `movers` with the live proxies queued since the last `update_pairs`,
+    /// in increasing id order, and numbers them in `mover_index`. Proxies are
+    /// processed in memory order, so their records, partner lists and regions are
+    /// visited front to back rather than at random. The bits of removed proxies are
+    /// cleared here; those of movers stay set, for the sweeps, until the end.
+    fn collect_movers(&mut self) {
+        self.movers.clear();
+        if self.moved.len() * 8 >= self.queued.len() {
+            // Dense enough to read the bit set, which is in order already.
+            for (w, &bits) in self.queued.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let id = (w * 64) as u32 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    if self.proxies[id as usize].live {
+                        self.movers.push(id);
                     }
-                    self.for_each_large_overlap(&fat, Some(id), |q| found.push(q));
                 }
-                _ => self.for_each_overlap(&fat, Some(id), |q| found.push(q)),
             }
-            self.pairs.reconcile(id, &found, &self.proxies);
+        } else {
+            self.moved.sort_unstable();
+            self.movers.extend(self.moved.iter().copied().filter(|&id| self.proxies[id as usize].live));
+        }
+        for &id in &self.moved {
+            if !self.proxies[id as usize].live {
+                self.queued[id as usize / 64] &= !(1 << (id % 64));
+            }
         }
         self.moved.clear();
-        self.found = found;
-        self.pairs.drain_events(events);
+        for (i, &id) in self.movers.iter().enumerate() {
+            self.mover_index[id as usize] = i as u32;
+        }
+    }
+
+    /// True when proxy `id` is queued (during `update_pairs`: is a mover).
+    #[inline]
+    fn is_queued(queued: &[u64], id: u32) -> bool {
+        queued[id as usize / 64] & (1 << (id % 64)) != 0
+    }
+
+    /// Fills `hits` with `(mover index, other)` for every overlap of every mover:
+    /// per mover, exactly what [`SweepAndPrune::for_each_overlap`] reports for its
+    /// fat box. Regions where many proxies moved are swept once for all of them;
+    /// in the others each mover searches for itself.
+    fn find_overlaps(&mut self) {
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.clear();
+        self.active.clear();
+        for (i, &id) in self.movers.iter().enumerate() {
+            let proxy = &self.proxies[id as usize];
+            let fat = proxy.fat;
+            match proxy.placement {
+                Placement::Grid { regions, count, .. } => {
+                    for &r in &regions[..count as usize] {
+                        if self.grid.add_mover(r) {
+                            self.active.push(r);
+                        }
+                    }
+                    self.for_each_large_overlap(&fat, Some(id), |q| hits.push((i as u32, q)));
+                }
+                _ => self.for_each_overlap(&fat, Some(id), |q| hits.push((i as u32, q))),
+            }
+        }
+        let (queued, mover_index) = (&self.queued, &self.mover_index);
+        for &r in &self.active {
+            if self.grid.choose_sweep(r, self.sweep_policy) {
+                self.grid.region(r).for_each_moving_overlap(
+                    &self.grid,
+                    |id| Self::is_queued(queued, id),
+                    |m, q| hits.push((mover_index[m as usize], q)),
+                );
+            }
+        }
+        for (i, &id) in self.movers.iter().enumerate() {
+            let proxy = &self.proxies[id as usize];
+            if let Placement::Grid { range, regions, hints, count } = proxy.placement {
+                for (&r, &hint) in regions[..count as usize].iter().zip(&hints) {
+                    let region = self.grid.region(r);
+                    if !region.swept() {
+                        let single = range.is_single();
+                        region.for_each_overlap_of_member(&self.grid, id, &proxy.fat, single, hint, |q| {
+                            hits.push((i as u32, q))
+                        });
+                    }
+                }
+            }
+        }
+        for &r in &self.active {
+            self.grid.clear_movers(r);
+        }
+        self.hits = hits;
+    }
+
+    /// Groups `hits` by mover (a counting sort): mover `i`'s overlaps become
+    /// `found[ends[i - 1]..ends[i]]`.
+    fn group_overlaps(&mut self) {
+        let ends = &mut self.ends;
+        ends.clear();
+        ends.resize(self.movers.len(), 0);
+        for &(i, _) in &self.hits {
+            ends[i as usize] += 1;
+        }
+        // Exclusive prefix sums: where each mover's group starts.
+        let mut total = 0;
+        for e in ends.iter_mut() {
+            let count = *e;
+            *e = total;
+            total += count;
+        }
+        // Placing each overlap advances its mover's start to its end.
+        self.found.clear();
+        self.found.resize(self.hits.len(), 0);
+        for &(i, q) in &self.hits {
+            let slot = &mut ends[i as usize];
+            self.found[*slot as usize] = q;
+            *slot += 1;
+        }
     }
 
     /// Queues proxy `id` for the next `update_pairs`, once.
     fn queue(&mut self, id: u32) {
-        let proxy = &mut self.proxies[id as usize];
-        if !proxy.queued {
-            proxy.queued = true;
+        let (word, bit) = (&mut self.queued[id as usize / 64], 1u64 << (id % 64));
+        if *word & bit == 0 {
+            *word |= bit;
             self.moved.push(id);
         }
     }
@@ -326,15 +447,15 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         let fat = self.proxies[id as usize].fat;
         let range = self.grid.range_of(&fat);
         let placement = if range.fits_grid() {
-            let mut regions = [0u32; 4];
+            let (mut regions, mut hints) = ([0u32; 4], [0u32; 4]);
             let mut count = 0u8;
             for cell in range.cells() {
                 let r = self.grid.get_or_create(cell);
-                self.grid.add(r, id, &fat);
+                hints[count as usize] = self.grid.add(r, id, &fat);
                 regions[count as usize] = r;
                 count += 1;
             }
-            Placement::Grid { range, regions, count }
+            Placement::Grid { range, regions, hints, count }
         } else {
             self.large.push(id);
             Placement::Large { slot: (self.large.len() - 1) as u32 }
@@ -348,9 +469,9 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         let fat = proxy.fat;
         match proxy.placement {
             Placement::Detached => {}
-            Placement::Grid { regions, count, .. } => {
-                for &r in &regions[..count as usize] {
-                    self.grid.remove(r, id, &fat);
+            Placement::Grid { regions, hints, count, .. } => {
+                for (&r, &hint) in regions[..count as usize].iter().zip(&hints) {
+                    self.grid.remove(r, id, &fat, hint);
                 }
             }
             Placement::Large { slot } => {
@@ -369,12 +490,14 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     fn relocate(&mut self, id: u32, fat: Aabb) {
         let proxy = &self.proxies[id as usize];
         let old = proxy.fat;
-        if let Placement::Grid { range, regions, count } = proxy.placement {
+        if let Placement::Grid { range, regions, mut hints, count } = proxy.placement {
             if range == self.grid.range_of(&fat) {
-                for &r in &regions[..count as usize] {
-                    self.grid.replace(r, id, &old, &fat);
+                for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
+                    *hint = self.grid.replace(r, id, &old, &fat, *hint);
                 }
-                self.proxies[id as usize].fat = fat;
+                let proxy = &mut self.proxies[id as usize];
+                proxy.fat = fat;
+                proxy.placement = Placement::Grid { range, regions, hints, count };
                 return;
             }
         }
@@ -442,7 +565,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                         return Err(format!("proxy {id} fits the grid but is in the large list"));
                     }
                 }
-                Placement::Grid { range, regions, count } => {
+                Placement::Grid { range, regions, count, .. } => {
                     if range != self.grid.range_of(&proxy.fat) {
                         return Err(format!("proxy {id} is registered in the wrong cells"));
                     }
@@ -476,7 +599,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lamina_geometry::Point;
+    use lamina_geometry::{Point, Vec2};
 
     /// xorshift: a seeded stream without a dependency.
     struct Rng(u64);
@@ -490,6 +613,110 @@ mod tests {
         fn unit(&mut self) -> Real {
             (self.next() >> 11) as Real / (1u64 << 53) as Real
         }
+    }
+
+    /// One random scene driven identically through three structures: one that
+    /// sweeps every region holding a moved proxy, one that never sweeps, and the
+    /// default. Each step moves `percent` % of the proxies (some far, some across
+    /// region borders, some into the large list), inserts and removes a few; the
+    /// three must report identical events, in identical order, every step.
+    fn sweeps_and_searches_agree(seed: u64, percent: u64) {
+        let settings = BroadPhaseSettings { margin: 0.1, region_size: 4.0 };
+        let new = |policy| {
+            let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
+            sap.sweep_policy = policy;
+            sap
+        };
+        let mut saps = [new(SweepPolicy::Always), new(SweepPolicy::Never), new(SweepPolicy::Auto)];
+        let mut rng = Rng(seed);
+        let random_box = |rng: &mut Rng| {
+            let (x, y) = (rng.unit() * 60.0 - 30.0, rng.unit() * 30.0 - 15.0);
+            let size = if rng.unit() < 0.02 { 10.0 } else { 0.2 + rng.unit() * 2.0 };
+            Aabb::new(Point::new(x, y), Point::new(x + size, y + size * 0.7))
+        };
+        let mut boxes: Vec<(u32, Aabb)> = (0..600).map(|k| (k, random_box(&mut rng))).collect();
+        let mut next_key = boxes.len() as u32;
+        for sap in &mut saps {
+            for &(k, b) in &boxes {
+                sap.insert(k, b).expect("fresh key, valid box");
+            }
+        }
+        let mut events: [Vec<PairEvent<u32>>; 3] = Default::default();
+        let (mut total_events, mut total_moves) = (0, 0);
+        for step in 0..60 {
+            for (k, b) in boxes.iter_mut() {
+                if rng.next() % 100 >= percent {
+                    continue;
+                }
+                *b = if rng.unit() < 0.02 {
+                    random_box(&mut rng)
+                } else {
+                    let (dx, dy) = (rng.unit() * 0.8 - 0.4, rng.unit() * 0.8 - 0.4);
+                    Aabb::new(b.mins + Vec2::new(dx, dy), b.maxs + Vec2::new(dx, dy))
+                };
+                let moved: Vec<bool> = saps.iter_mut().map(|s| s.update(*k, *b).expect("live key")).collect();
+                assert!(moved.iter().all(|&m| m == moved[0]));
+                total_moves += usize::from(moved[0]);
+            }
+            for _ in 0..rng.next() % 4 {
+                let (k, _) = boxes.swap_remove((rng.next() % boxes.len() as u64) as usize);
+                saps.iter_mut().for_each(|s| s.remove(k).expect("live key"));
+            }
+            for _ in 0..rng.next() % 4 {
+                let b = random_box(&mut rng);
+                saps.iter_mut().for_each(|s| s.insert(next_key, b).expect("fresh key"));
+                boxes.push((next_key, b));
+                next_key += 1;
+            }
+            for (sap, events) in saps.iter_mut().zip(&mut events) {
+                sap.update_pairs(events);
+                sap.check_invariants().unwrap_or_else(|e| panic!("step {step}: {e}"));
+            }
+            assert_eq!(events[0], events[1], "step {step}: sweeping and searching differ");
+            assert_eq!(events[0], events[2], "step {step}: the default differs");
+            total_events += events[0].len();
+        }
+        assert!(total_moves > 60 * 600 * percent as usize / 300, "the scene must move ({total_moves} moves)");
+        assert!(total_events > 100, "the scene must change its pairs ({total_events} events)");
+    }
+
+    #[test]
+    fn sweeps_and_searches_agree_with_30_percent_moving() {
+        sweeps_and_searches_agree(0x0bad_cafe_0030, 30);
+    }
+
+    #[test]
+    fn sweeps_and_searches_agree_with_60_percent_moving() {
+        sweeps_and_searches_agree(0x0bad_cafe_0060, 60);
+    }
+
+    #[test]
+    fn sweeps_and_searches_agree_with_every_proxy_moving() {
+        sweeps_and_searches_agree(0x0bad_cafe_0100, 100);
+    }
+
+    #[test]
+    fn partner_lists_spill_and_come_back() {
+        // Thirty boxes on one spot: each has 29 partners, more than a slot holds in
+        // place and more than the direct comparison handles. Then they spread out
+        // one by one until every list is short again.
+        let mut sap = SweepAndPrune::<u32>::new();
+        let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
+        for k in 0..30 {
+            sap.insert(k, at(0.0)).expect("fresh key");
+        }
+        let mut events = Vec::new();
+        sap.update_pairs(&mut events);
+        assert_eq!(events.len(), 30 * 29 / 2);
+        for k in 0..30 {
+            sap.update(k, at(k as Real * 0.5)).expect("live key");
+            sap.update_pairs(&mut events);
+            sap.check_invariants().unwrap_or_else(|e| panic!("after moving {k}: {e}"));
+        }
+        // Fat boxes 1.2 m wide, 0.5 m apart: each overlaps its next two neighbours.
+        let expected: Vec<(u32, u32)> =
+            (0..30u32).flat_map(|a| (a + 1..30).filter(move |&b| b - a <= 2).map(move |b| (a, b))).collect();
+        assert_eq!(sap.pairs().collect::<Vec<_>>(), expected);
     }
 
     #[test]
