@@ -107,6 +107,17 @@ pub fn time_of_impact_within(
     if !(max_t >= 0.0 && max_t.is_finite() && target.is_finite()) {
         return None;
     }
+    // Non-finite poses or velocities have no meaningful sweep (and would only
+    // run the loop to its cap on NaNs).
+    let finite_pose = |p: &Isometry| {
+        let (t, r) = (p.translation.vector, p.rotation);
+        t.x.is_finite() && t.y.is_finite() && r.re.is_finite() && r.im.is_finite()
+    };
+    let finite_velocity =
+        |v: &Velocity| v.linear.x.is_finite() && v.linear.y.is_finite() && v.angular.is_finite();
+    if !(finite_pose(pa) && finite_pose(pb) && finite_velocity(va) && finite_velocity(vb)) {
+        return None;
+    }
     let target = target.max(0.0);
     let spin_bound =
         va.angular.abs() * a.local_bounding_radius() + vb.angular.abs() * b.local_bounding_radius();

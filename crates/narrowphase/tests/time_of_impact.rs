@@ -130,3 +130,21 @@ proptest! {
         }
     }
 }
+
+/// Non-finite poses, velocities or horizons give no time of impact rather than
+/// a NaN one.
+#[test]
+fn non_finite_input_gives_none() {
+    let b = Shape::rectangle(0.5, 0.5);
+    let id = Isometry::identity();
+    let far = Isometry::translation(3.0, 0.0);
+    let towards = Velocity::linear(Vec2::new(-10.0, 0.0));
+    let bad_v = Velocity::new(Vec2::new(Real::NAN, 0.0), 0.0);
+    let bad_w = Velocity::new(Vec2::zeros(), Real::INFINITY);
+    let bad_pose = Isometry::translation(Real::NAN, 0.0);
+    assert!(time_of_impact(&b, &id, &Velocity::default(), &b, &far, &towards, 1.0).is_some());
+    assert!(time_of_impact(&b, &id, &bad_v, &b, &far, &towards, 1.0).is_none());
+    assert!(time_of_impact(&b, &id, &bad_w, &b, &far, &towards, 1.0).is_none());
+    assert!(time_of_impact(&b, &bad_pose, &Velocity::default(), &b, &far, &towards, 1.0).is_none());
+    assert!(time_of_impact(&b, &id, &Velocity::default(), &b, &far, &towards, Real::NAN).is_none());
+}
