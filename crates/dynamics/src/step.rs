@@ -9,7 +9,7 @@ use lamina_geometry::{Isometry, Real, Vec2};
 use lamina_narrowphase::{contact_manifold, intersects};
 
 use crate::body::{BodyKind, NO_INDEX};
-use crate::contact::{Contact, ContactEvent, ContactPointState, SensorEvent};
+use crate::contact::{Contact, ContactPointState};
 use crate::solver::Softness;
 use crate::solver::body_state::{BodyParams, BodyState};
 use crate::solver::contact_solver::{apply_restitution, prepare, solve, warm_start};
@@ -217,24 +217,6 @@ impl World {
                     links.push((c.body_a, c.body_b, c.touching));
                 }
             }
-            if c.touching != was_touching {
-                if c.sensor {
-                    let a_is_sensor = self.colliders[c.collider_a].sensor;
-                    let (sensor, visitor) =
-                        if a_is_sensor { (c.collider_a, c.collider_b) } else { (c.collider_b, c.collider_a) };
-                    self.sensor_events.push(if c.touching {
-                        SensorEvent::Begin { sensor, visitor }
-                    } else {
-                        SensorEvent::End { sensor, visitor }
-                    });
-                } else {
-                    self.contact_events.push(if c.touching {
-                        ContactEvent::Begin { a: c.collider_a, b: c.collider_b }
-                    } else {
-                        ContactEvent::End { a: c.collider_a, b: c.collider_b }
-                    });
-                }
-            }
             if c.touching && !c.sensor {
                 for body in [c.body_a, c.body_b] {
                     let b = &self.bodies[body];
@@ -242,6 +224,10 @@ impl World {
                         to_wake.push(body);
                     }
                 }
+            }
+            if c.touching != was_touching {
+                let (a, b, sensor, touching) = (c.collider_a, c.collider_b, c.sensor, c.touching);
+                self.report_touching(a, b, sensor, touching);
             }
         }
         for &key in &to_wake {

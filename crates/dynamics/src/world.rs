@@ -192,7 +192,7 @@ impl World {
         let Some(c) = self.contacts.remove(key) else { return };
         self.contact_of_pair.remove(&(c.collider_a, c.collider_b));
         if c.touching {
-            self.report_end(&c);
+            self.report_touching(c.collider_a, c.collider_b, c.sensor, false);
             self.wake_body(c.body_a);
             self.wake_body(c.body_b);
             if !c.sensor {
@@ -201,18 +201,24 @@ impl World {
         }
     }
 
-    pub(crate) fn report_end(&mut self, c: &Contact) {
-        if c.sensor {
-            let (sensor, visitor) = self.sensor_and_visitor(c);
-            self.sensor_events.push(SensorEvent::End { sensor, visitor });
+    /// Records that the pair `a`, `b` began (`touching`) or stopped touching: a
+    /// sensor event, with the sensor named first, or a contact event.
+    pub(crate) fn report_touching(&mut self, a: ColliderKey, b: ColliderKey, sensor: bool, touching: bool) {
+        if sensor {
+            let a_is_sensor = self.colliders.get(a).is_some_and(|x| x.sensor);
+            let (sensor, visitor) = if a_is_sensor { (a, b) } else { (b, a) };
+            self.sensor_events.push(if touching {
+                SensorEvent::Begin { sensor, visitor }
+            } else {
+                SensorEvent::End { sensor, visitor }
+            });
         } else {
-            self.contact_events.push(ContactEvent::End { a: c.collider_a, b: c.collider_b });
+            self.contact_events.push(if touching {
+                ContactEvent::Begin { a, b }
+            } else {
+                ContactEvent::End { a, b }
+            });
         }
-    }
-
-    pub(crate) fn sensor_and_visitor(&self, c: &Contact) -> (ColliderKey, ColliderKey) {
-        let a_is_sensor = self.colliders.get(c.collider_a).is_some_and(|x| x.sensor);
-        if a_is_sensor { (c.collider_a, c.collider_b) } else { (c.collider_b, c.collider_a) }
     }
 
     /// Sums the colliders' mass properties into the body.
