@@ -7,6 +7,8 @@
 //! `--svg`, draws the reference face, the incident face, the two clip planes and
 //! the points kept.
 
+#[path = "support/pose_arg.rs"]
+mod pose_arg;
 #[path = "support/svg.rs"]
 mod svg;
 
@@ -33,13 +35,7 @@ fn run() -> Result<(), String> {
     while i < args.len() {
         match args[i].as_str() {
             "--at" => {
-                let text = args.get(i + 1).ok_or("--at needs x,y,angle")?;
-                let v: Result<Vec<Real>, _> = text.split(',').map(|s| s.trim().parse::<Real>()).collect();
-                let v = v.map_err(|_| format!("`{text}` is not three numbers"))?;
-                let [x, y, a] = v[..] else {
-                    return Err(format!("--at needs three numbers, got {}", v.len()));
-                };
-                pose_b = Isometry::new(Vec2::new(x, y), a);
+                pose_b = pose_arg::parse_pose(args.get(i + 1))?;
                 i += 1;
             }
             "--svg" => {

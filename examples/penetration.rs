@@ -10,6 +10,8 @@
 //! difference of their cores, GJK's final simplex, EPA's final polytope and the
 //! push-out vector.
 
+#[path = "support/pose_arg.rs"]
+mod pose_arg;
 #[path = "support/svg.rs"]
 mod svg;
 
@@ -36,11 +38,7 @@ fn run() -> Result<(), String> {
     while i < args.len() {
         match args[i].as_str() {
             "--at" => {
-                let v = numbers(args.get(i + 1).ok_or("--at needs x,y,angle")?)?;
-                let [x, y, a] = v[..] else {
-                    return Err(format!("--at needs three numbers, got {}", v.len()));
-                };
-                pose_b = Isometry::new(Vec2::new(x, y), a);
+                pose_b = pose_arg::parse_pose(args.get(i + 1))?;
                 i += 1;
             }
             "--svg" => {
