@@ -12,7 +12,8 @@ use crate::body::{BodyKind, NO_INDEX};
 use crate::contact::{Contact, ContactPointState};
 use crate::solver::Softness;
 use crate::solver::body_state::{BodyParams, BodyState};
-use crate::solver::contact_solver::{apply_restitution, prepare, solve, warm_start};
+use crate::solver::contact_bundle::pack_bundles;
+use crate::solver::contact_solver::prepare;
 use crate::solver::integrate::{integrate_positions, integrate_rotation, integrate_velocities};
 use crate::solver::parallel::for_each_by_color;
 use rayon::prelude::*;
@@ -373,26 +374,31 @@ impl World {
         self.profile.constraints = s.constraints.len();
 
         s.coloring.build(&s.constraints, s.states.len());
+        pack_bundles(&s.coloring, &s.constraints, &mut s.bundles, &mut s.bundle_starts);
         let push = settings.contact_push_max_velocity;
-        let (coloring, constraints) = (&s.coloring, &mut s.constraints);
+        let (starts, bundles) = (&s.bundle_starts, &mut s.bundles);
         for _ in 0..substeps {
             integrate_velocities(&mut s.states, &s.params, h, settings.max_linear_speed);
             if settings.enable_warm_starting {
-                for_each_by_color(coloring, constraints, &mut s.states, warm_start);
+                for_each_by_color(starts, bundles, &mut s.states, |c, st| c.warm_start(st));
             }
-            for_each_by_color(coloring, constraints, &mut s.states, |c, st| solve(c, st, inv_h, true, push));
+            for_each_by_color(starts, bundles, &mut s.states, |c, st| c.solve(st, inv_h, true, push));
             integrate_positions(&mut s.states, h);
-            for_each_by_color(coloring, constraints, &mut s.states, |c, st| solve(c, st, inv_h, false, push));
+            for_each_by_color(starts, bundles, &mut s.states, |c, st| c.solve(st, inv_h, false, push));
         }
         let threshold = settings.restitution_threshold;
-        for_each_by_color(coloring, constraints, &mut s.states, |c, st| apply_restitution(c, st, threshold));
+        for_each_by_color(starts, bundles, &mut s.states, |c, st| c.apply_restitution(st, threshold));
 
         // Store the impulses for the next step's warm start.
-        for (constraint, &key) in s.constraints.iter().zip(&s.constraint_contacts) {
-            let contact = &mut self.contacts[key];
-            for (p, cp) in contact.points.iter_mut().zip(&constraint.points[..constraint.count]) {
-                p.normal_impulse = cp.normal_impulse;
-                p.tangent_impulse = cp.tangent_impulse;
+        for bundle in bundles.iter() {
+            for (l, &member) in bundle.members.iter().enumerate() {
+                if member == NO_INDEX {
+                    continue;
+                }
+                let contact = &mut self.contacts[s.constraint_contacts[member as usize]];
+                for (k, p) in contact.points.iter_mut().enumerate() {
+                    (p.normal_impulse, p.tangent_impulse) = bundle.impulses(l, k);
+                }
             }
         }
     }

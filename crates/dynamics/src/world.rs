@@ -13,6 +13,8 @@ use crate::contact::{Contact, ContactEvent, SensorEvent};
 use crate::island::Islands;
 use crate::profile::StepProfile;
 use crate::solver::body_state::{BodyParams, BodyState};
+use crate::solver::coloring::COLOR_COUNT;
+use crate::solver::contact_bundle::ContactBundle;
 use crate::solver::contact_solver::ContactConstraint;
 use crate::{BodyKey, ColliderKey, ContactKey, WorldError, WorldSettings};
 
@@ -41,6 +43,10 @@ pub(crate) struct Scratch {
     pub params: Vec<BodyParams>,
     pub constraints: Vec<ContactConstraint>,
     pub constraint_contacts: Vec<ContactKey>,
+    /// The constraints packed in lanes, colour by colour.
+    pub bundles: Vec<ContactBundle>,
+    /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.
+    pub bundle_starts: [usize; COLOR_COUNT + 1],
     pub to_wake: Vec<BodyKey>,
     pub coloring: crate::solver::coloring::Coloring,
     pub active_contacts: Vec<ContactKey>,

@@ -19,8 +19,10 @@
 
 pub(crate) mod body_state;
 pub(crate) mod coloring;
+pub(crate) mod contact_bundle;
 pub(crate) mod contact_solver;
 pub(crate) mod integrate;
+pub(crate) mod lanes;
 pub(crate) mod parallel;
 
 use lamina_geometry::Real;

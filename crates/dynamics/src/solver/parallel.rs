@@ -2,27 +2,29 @@
 //!
 //! The constraints of one colour share no movable body (see `coloring.rs`), so
 //! each thread reads and writes body states no other thread touches, and each
-//! constraint is visited by exactly one thread. The result is therefore the same,
-//! bit for bit, whatever the number of threads and however the work is split:
-//! the split (fixed-size chunks) depends on the scene alone. Colours run one
-//! after another, in a fixed order; the overflow colour, whose constraints may
-//! share bodies, runs on one thread.
+//! bundle of constraints is visited by exactly one thread. The result is
+//! therefore the same, bit for bit, whatever the number of threads and however
+//! the work is split: what each bundle computes depends on the scene alone.
+//! Colours run one after another, in a fixed order; the overflow colour, whose
+//! constraints may share bodies, runs on one thread.
 
 use std::marker::PhantomData;
 
 use rayon::prelude::*;
 
 use super::body_state::BodyState;
-use super::coloring::{COLOR_COUNT, Coloring};
-use super::contact_solver::ContactConstraint;
+use lamina_geometry::{Real, Vec2};
+
+use super::coloring::COLOR_COUNT;
+use super::contact_bundle::ContactBundle;
 use crate::body::NO_INDEX;
 
-/// Colours with fewer constraints than this are solved on the calling thread:
+/// Colours with fewer bundles than this are solved on the calling thread:
 /// handing them out costs more than it saves.
-const PARALLEL_MIN: usize = 256;
+const PARALLEL_MIN: usize = 64;
 
-/// Constraints per task.
-const CHUNK: usize = 64;
+/// Bundles per task, at least.
+const CHUNK: usize = 16;
 
 /// Body states shared by the threads solving one colour.
 pub(crate) struct States<'a> {
@@ -54,7 +56,7 @@ impl<'a> States<'a> {
 
     /// Writes back body `i`'s velocities; immovable bodies are left alone.
     #[inline]
-    pub fn store_velocity(&self, i: u32, state: &BodyState) {
+    pub fn store_velocity(&self, i: u32, v: Vec2, w: Real) {
         if i == NO_INDEX {
             return;
         }
@@ -63,60 +65,55 @@ impl<'a> States<'a> {
         // which only one thread solves.
         unsafe {
             let s = self.ptr.add(i as usize);
-            (*s).v = state.v;
-            (*s).w = state.w;
+            (*s).v = v;
+            (*s).w = w;
         }
     }
 }
 
-/// The constraint array, shared the same way.
-struct Constraints<'a> {
-    ptr: *mut ContactConstraint,
+/// The bundles, shared the same way.
+struct Bundles<'a> {
+    ptr: *mut ContactBundle,
     len: usize,
-    _slice: PhantomData<&'a mut [ContactConstraint]>,
+    _slice: PhantomData<&'a mut [ContactBundle]>,
 }
 
 // SAFETY: each index is handed to exactly one thread per colour pass.
-unsafe impl Sync for Constraints<'_> {}
+unsafe impl Sync for Bundles<'_> {}
 
-impl Constraints<'_> {
+impl Bundles<'_> {
     /// # Safety
-    /// No other reference to constraint `i` may exist while the result lives.
+    /// No other reference to bundle `i` may exist while the result lives.
     #[inline]
     #[allow(clippy::mut_from_ref)]
-    unsafe fn get(&self, i: u32) -> &mut ContactConstraint {
-        assert!((i as usize) < self.len);
+    unsafe fn get(&self, i: usize) -> &mut ContactBundle {
+        assert!(i < self.len);
         // SAFETY: in bounds; exclusivity is the caller's promise.
-        unsafe { &mut *self.ptr.add(i as usize) }
+        unsafe { &mut *self.ptr.add(i) }
     }
 }
 
-/// Calls `f` on every constraint, colour by colour, the constraints of a colour
-/// in parallel.
+/// Calls `f` on every bundle, colour by colour, the bundles of a colour in
+/// parallel.
 pub(crate) fn for_each_by_color<F>(
-    coloring: &Coloring,
-    constraints: &mut [ContactConstraint],
+    starts: &[usize; COLOR_COUNT + 1],
+    bundles: &mut [ContactBundle],
     states: &mut [BodyState],
     f: F,
 ) where
-    F: Fn(&mut ContactConstraint, &States) + Sync,
+    F: Fn(&mut ContactBundle, &States) + Sync,
 {
     let states = States::new(states);
-    let shared = Constraints { ptr: constraints.as_mut_ptr(), len: constraints.len(), _slice: PhantomData };
+    let shared = Bundles { ptr: bundles.as_mut_ptr(), len: bundles.len(), _slice: PhantomData };
     for color in 0..COLOR_COUNT {
-        let slice = &coloring.order[coloring.starts[color]..coloring.starts[color + 1]];
-        // SAFETY (both branches): `order` lists every constraint once, so within
-        // one colour each index is visited once.
-        if color == COLOR_COUNT - 1 || slice.len() < PARALLEL_MIN {
-            for &i in slice {
+        let range = starts[color]..starts[color + 1];
+        // SAFETY (both branches): each bundle index of the colour is visited once.
+        if color == COLOR_COUNT - 1 || range.len() < PARALLEL_MIN {
+            for i in range {
                 f(unsafe { shared.get(i) }, &states);
             }
         } else {
-            slice.par_chunks(CHUNK).for_each(|chunk| {
-                for &i in chunk {
-                    f(unsafe { shared.get(i) }, &states);
-                }
-            });
+            range.into_par_iter().with_min_len(CHUNK).for_each(|i| f(unsafe { shared.get(i) }, &states));
         }
     }
 }

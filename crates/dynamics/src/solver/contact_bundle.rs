@@ -1,0 +1,410 @@
+//! Contact constraints solved [`LANES`] at a time.
+//!
+//! The constraints of one colour share no movable body, so any [`LANES`] of them
+//! can be solved side by side: their bodies are gathered into lanes, every
+//! lane runs the same arithmetic as the one-constraint solver of Box2D-style
+//! sequential impulses, and the new velocities are scattered back. Decisions
+//! that differ between lanes (is a point speculative, which case of the 2×2
+//! block problem holds, is a friction impulse clamped) become per-lane selects,
+//! so a bundle never branches on one lane's data; it only skips work that no
+//! lane needs.
+//!
+//! A bundle's unused lanes hold an empty constraint between two immovable
+//! bodies: every mass is zero, so whatever they compute is an impulse of zero.
+
+use lamina_geometry::Real;
+
+use super::body_state::BodiesW;
+use super::coloring::{COLOR_COUNT, Coloring};
+use super::contact_solver::ContactConstraint;
+use super::lanes::{LANES, Mask, ONE, Vec2W, Wide, ZERO, lane, max, min, select, set_flag};
+use super::parallel::States;
+use crate::body::NO_INDEX;
+
+/// One manifold point of every lane.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointW {
+    pub anchor_a: Vec2W,
+    pub anchor_b: Vec2W,
+    pub base_separation: Wide,
+    pub normal_mass: Wide,
+    pub tangent_mass: Wide,
+    pub normal_impulse: Wide,
+    pub tangent_impulse: Wide,
+    pub max_normal_impulse: Wide,
+    pub relative_velocity: Wide,
+}
+
+impl PointW {
+    /// A point that is not there: no mass, no impulse.
+    const EMPTY: PointW = PointW {
+        anchor_a: Vec2W { x: ZERO, y: ZERO },
+        anchor_b: Vec2W { x: ZERO, y: ZERO },
+        base_separation: ZERO,
+        normal_mass: ZERO,
+        tangent_mass: ZERO,
+        normal_impulse: ZERO,
+        tangent_impulse: ZERO,
+        max_normal_impulse: ZERO,
+        relative_velocity: ZERO,
+    };
+}
+
+/// [`LANES`] contact constraints in struct-of-arrays form.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactBundle {
+    /// Which constraint each lane holds, `NO_INDEX` for unused lanes.
+    pub members: [u32; LANES],
+    /// Solver indices of the bodies, `NO_INDEX` for immovable ones and unused lanes.
+    pub a: [u32; LANES],
+    pub b: [u32; LANES],
+    pub inv_mass_a: Wide,
+    pub inv_i_a: Wide,
+    pub inv_mass_b: Wide,
+    pub inv_i_b: Wide,
+    pub normal: Vec2W,
+    pub friction: Wide,
+    pub restitution: Wide,
+    pub bias_rate: Wide,
+    pub mass_scale: Wide,
+    pub impulse_scale: Wide,
+    /// The 2×2 normal effective mass `[k11, k12, k22]` where `has_block` is set.
+    pub block: [Wide; 3],
+    pub has_block: Mask,
+    /// Lanes that hold a constraint.
+    pub used: Mask,
+    pub points: [PointW; 2],
+}
+
+impl ContactBundle {
+    /// A bundle with every lane unused.
+    const EMPTY: ContactBundle = ContactBundle {
+        members: [NO_INDEX; LANES],
+        a: [NO_INDEX; LANES],
+        b: [NO_INDEX; LANES],
+        inv_mass_a: ZERO,
+        inv_i_a: ZERO,
+        inv_mass_b: ZERO,
+        inv_i_b: ZERO,
+        normal: Vec2W { x: ZERO, y: ZERO },
+        friction: ZERO,
+        restitution: ZERO,
+        bias_rate: ZERO,
+        mass_scale: ONE,
+        impulse_scale: ZERO,
+        // The identity keeps the unused block arithmetic finite.
+        block: [ONE, ZERO, ONE],
+        has_block: ZERO,
+        used: ZERO,
+        points: [PointW::EMPTY; 2],
+    };
+
+    /// Writes constraint `c`, number `index`, to lane `l`.
+    fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
+        let set = |w: &mut Wide, value: Real| w.as_mut_array()[l] = value;
+        self.members[l] = index;
+        self.a[l] = c.a;
+        self.b[l] = c.b;
+        set(&mut self.inv_mass_a, c.inv_mass_a);
+        set(&mut self.inv_i_a, c.inv_i_a);
+        set(&mut self.inv_mass_b, c.inv_mass_b);
+        set(&mut self.inv_i_b, c.inv_i_b);
+        set(&mut self.normal.x, c.normal.x);
+        set(&mut self.normal.y, c.normal.y);
+        set(&mut self.friction, c.friction);
+        set(&mut self.restitution, c.restitution);
+        set(&mut self.bias_rate, c.softness.bias_rate);
+        set(&mut self.mass_scale, c.softness.mass_scale);
+        set(&mut self.impulse_scale, c.softness.impulse_scale);
+        if let (Some(k), 2) = (c.block, c.count) {
+            for (w, value) in self.block.iter_mut().zip(k) {
+                set(w, value);
+            }
+            set_flag(&mut self.has_block, l);
+        }
+        set_flag(&mut self.used, l);
+        for (p, cp) in self.points.iter_mut().zip(&c.points[..c.count]) {
+            set(&mut p.anchor_a.x, cp.anchor_a.x);
+            set(&mut p.anchor_a.y, cp.anchor_a.y);
+            set(&mut p.anchor_b.x, cp.anchor_b.x);
+            set(&mut p.anchor_b.y, cp.anchor_b.y);
+            set(&mut p.base_separation, cp.base_separation);
+            set(&mut p.normal_mass, cp.normal_mass);
+            set(&mut p.tangent_mass, cp.tangent_mass);
+            set(&mut p.normal_impulse, cp.normal_impulse);
+            set(&mut p.tangent_impulse, cp.tangent_impulse);
+            set(&mut p.max_normal_impulse, cp.max_normal_impulse);
+            set(&mut p.relative_velocity, cp.relative_velocity);
+        }
+    }
+
+    /// The accumulated normal and tangent impulses of point `k` in lane `l`.
+    pub fn impulses(&self, l: usize, k: usize) -> (Real, Real) {
+        let p = &self.points[k];
+        (lane(&p.normal_impulse, l), lane(&p.tangent_impulse, l))
+    }
+
+    /// Applies `impulse` at point `k` to B and its opposite to A.
+    #[inline(always)]
+    fn apply(&self, bodies: &mut (BodiesW, BodiesW), k: usize, impulse: &Vec2W) {
+        let p = &self.points[k];
+        let (a, b) = bodies;
+        a.v -= *impulse * self.inv_mass_a;
+        a.w -= self.inv_i_a * p.anchor_a.cross(impulse);
+        b.v += *impulse * self.inv_mass_b;
+        b.w += self.inv_i_b * p.anchor_b.cross(impulse);
+    }
+
+    /// Velocity of B's material point relative to A's at point `k`.
+    #[inline(always)]
+    fn relative_velocity(&self, bodies: &(BodiesW, BodiesW), k: usize) -> Vec2W {
+        let p = &self.points[k];
+        let (a, b) = bodies;
+        (b.v + p.anchor_b.spun(b.w)) - (a.v + p.anchor_a.spun(a.w))
+    }
+
+    /// Applies last step's accumulated impulses.
+    pub fn warm_start(&mut self, states: &States) {
+        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let (n, t) = (self.normal, self.normal.right_perp());
+        for k in 0..2 {
+            let p = &self.points[k];
+            let impulse = n * p.normal_impulse + t * p.tangent_impulse;
+            self.apply(&mut bodies, k, &impulse);
+        }
+        bodies.0.scatter_velocity(states, &self.a);
+        bodies.1.scatter_velocity(states, &self.b);
+    }
+
+    /// One pass of sequential impulses. With `use_bias`, overlap is pushed out
+    /// softly (at most `max_push` m/s); without, only velocity errors are
+    /// removed (the relax pass). Speculative points always use their gap.
+    pub fn solve(&mut self, states: &States, inv_h: Real, use_bias: bool, max_push: Real) {
+        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let n = self.normal;
+        let inv_h = Wide::splat(inv_h);
+        let push = Wide::splat(-max_push);
+
+        // Per point: the velocity bias, mass scale and impulse scale, and
+        // whether the point is still apart (speculative).
+        let dp = bodies.1.dp - bodies.0.dp;
+        let mut terms = [(ZERO, ONE, ZERO, ZERO); 2];
+        for (k, term) in terms.iter_mut().enumerate() {
+            let p = &self.points[k];
+            let moved = dp + bodies.1.dq.apply(&p.anchor_b) - bodies.0.dq.apply(&p.anchor_a);
+            let s = n.dot(&moved) + p.base_separation;
+            let apart = s.simd_gt(ZERO);
+            let gap = s * inv_h;
+            *term = if use_bias {
+                (
+                    select(apart, gap, max(self.bias_rate * s, push)),
+                    select(apart, ONE, self.mass_scale),
+                    select(apart, ZERO, self.impulse_scale),
+                    apart,
+                )
+            } else {
+                (select(apart, gap, ZERO), ONE, ZERO, apart)
+            };
+        }
+
+        // Two pressing points are solved as one 2×2 problem where the block is
+        // well conditioned; the other lanes (and block failures) fall back to
+        // one point after the other.
+        let mut sequential = self.used;
+        let block_lanes = self.has_block & !(terms[0].3 | terms[1].3);
+        if block_lanes.any() {
+            let (p1, p2) = (&self.points[0], &self.points[1]);
+            let x_old = [p1.normal_impulse, p2.normal_impulse];
+            let rhs = [
+                n.dot(&self.relative_velocity(&bodies, 0)) + terms[0].0,
+                n.dot(&self.relative_velocity(&bodies, 1)) + terms[1].0,
+            ];
+            let (y, found) = solve_block(&self.block, x_old, rhs, terms[0].1, terms[0].2);
+            let solved = block_lanes & found;
+            for (k, &yk) in y.iter().enumerate() {
+                let p = &mut self.points[k];
+                let applied = select(solved, yk - x_old[k], ZERO);
+                p.normal_impulse = select(solved, yk, x_old[k]);
+                p.max_normal_impulse = max(p.max_normal_impulse, applied);
+                self.apply(&mut bodies, k, &(n * applied));
+            }
+            sequential &= !solved;
+        }
+        if sequential.any() {
+            for (k, &(bias, mass_scale, impulse_scale, _)) in terms.iter().enumerate() {
+                let vn = n.dot(&self.relative_velocity(&bodies, k));
+                let p = &mut self.points[k];
+                let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+                let accumulated = max(p.normal_impulse + impulse, ZERO);
+                let applied = select(sequential, accumulated - p.normal_impulse, ZERO);
+                p.normal_impulse = select(sequential, accumulated, p.normal_impulse);
+                p.max_normal_impulse = max(p.max_normal_impulse, applied);
+                self.apply(&mut bodies, k, &(n * applied));
+            }
+        }
+
+        let t = n.right_perp();
+        for k in 0..2 {
+            let vt = t.dot(&self.relative_velocity(&bodies, k));
+            let p = &mut self.points[k];
+            let limit = self.friction * p.normal_impulse;
+            let accumulated = min(max(p.tangent_impulse - p.tangent_mass * vt, -limit), limit);
+            let applied = accumulated - p.tangent_impulse;
+            p.tangent_impulse = accumulated;
+            self.apply(&mut bodies, k, &(t * applied));
+        }
+        bodies.0.scatter_velocity(states, &self.a);
+        bodies.1.scatter_velocity(states, &self.b);
+    }
+
+    /// Drives the normal velocity of points that approached faster than
+    /// `threshold` and pushed during the step to `−e` times their approach velocity.
+    pub fn apply_restitution(&mut self, states: &States, threshold: Real) {
+        let bouncy = self.restitution.simd_gt(ZERO);
+        if !bouncy.any() {
+            return;
+        }
+        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let n = self.normal;
+        let threshold = Wide::splat(-threshold);
+        for k in 0..2 {
+            let p = &self.points[k];
+            let bounce = bouncy & p.relative_velocity.simd_lt(threshold) & p.max_normal_impulse.simd_gt(ZERO);
+            if !bounce.any() {
+                continue;
+            }
+            let vn = n.dot(&self.relative_velocity(&bodies, k));
+            let p = &mut self.points[k];
+            let impulse = -p.normal_mass * (vn + self.restitution * p.relative_velocity);
+            let accumulated = max(p.normal_impulse + impulse, ZERO);
+            let applied = select(bounce, accumulated - p.normal_impulse, ZERO);
+            p.normal_impulse = select(bounce, accumulated, p.normal_impulse);
+            p.max_normal_impulse = max(p.max_normal_impulse, applied);
+            self.apply(&mut bodies, k, &(n * applied));
+        }
+        bodies.0.scatter_velocity(states, &self.a);
+        bodies.1.scatter_velocity(states, &self.b);
+    }
+}
+
+/// Packs `constraints` into bundles colour by colour: colour `c`'s bundles are
+/// `bundles[starts[c]..starts[c + 1]]`. The overflow colour, whose constraints
+/// may share bodies, gets one constraint per bundle.
+pub(crate) fn pack_bundles(
+    coloring: &Coloring,
+    constraints: &[ContactConstraint],
+    bundles: &mut Vec<ContactBundle>,
+    starts: &mut [usize; COLOR_COUNT + 1],
+) {
+    bundles.clear();
+    starts[0] = 0;
+    for color in 0..COLOR_COUNT {
+        let order = &coloring.order[coloring.starts[color]..coloring.starts[color + 1]];
+        let width = if color == COLOR_COUNT - 1 { 1 } else { LANES };
+        for group in order.chunks(width) {
+            // Filled in place: a bundle is a few hundred bytes.
+            bundles.push(ContactBundle::EMPTY);
+            let bundle = bundles.last_mut().expect("just pushed");
+            for (l, &i) in group.iter().enumerate() {
+                bundle.set_lane(l, i, &constraints[i as usize]);
+            }
+        }
+        starts[color + 1] = bundles.len();
+    }
+}
+
+/// Solves the soft normal constraints of two points together, per lane: the
+/// new accumulated impulses `y ≥ 0` satisfy `K y = r` where possible, with
+/// `r = (1 − is) K x_old − ms (vn + bias)` the block form of the one-point soft
+/// update, and complementarity decides which points push (Catto's 2×2 LCP by
+/// enumeration, in the order: both, first only, second only, neither). The
+/// mask tells the lanes where one of the cases held.
+#[inline(always)]
+pub(crate) fn solve_block(
+    k: &[Wide; 3],
+    x_old: [Wide; 2],
+    vn_plus_bias: [Wide; 2],
+    ms: Wide,
+    is: Wide,
+) -> ([Wide; 2], Mask) {
+    let [k11, k12, k22] = *k;
+    let kx = [k11 * x_old[0] + k12 * x_old[1], k12 * x_old[0] + k22 * x_old[1]];
+    let keep = ONE - is;
+    let r = [keep * kx[0] - ms * vn_plus_bias[0], keep * kx[1] - ms * vn_plus_bias[1]];
+    let det = k11 * k22 - k12 * k12;
+    let both = [(k22 * r[0] - k12 * r[1]) / det, (k11 * r[1] - k12 * r[0]) / det];
+    let both_ok = both[0].simd_ge(ZERO) & both[1].simd_ge(ZERO);
+    let first = r[0] / k11;
+    let first_ok = first.simd_ge(ZERO) & (k12 * first - r[1]).simd_ge(ZERO);
+    let second = r[1] / k22;
+    let second_ok = second.simd_ge(ZERO) & (k12 * second - r[0]).simd_ge(ZERO);
+    let neither_ok = r[0].simd_le(ZERO) & r[1].simd_le(ZERO);
+    let y0 = select(both_ok, both[0], select(first_ok, first, ZERO));
+    let y1 = select(both_ok, both[1], select(first_ok, ZERO, select(second_ok, second, ZERO)));
+    ([y0, y1], both_ok | first_ok | second_ok | neither_ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator of numbers in [0, 1).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> Real {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 40) as Real / (1u64 << 24) as Real
+        }
+    }
+
+    /// The block solve against the definition of the linear complementarity
+    /// problem it solves: for a symmetric positive definite `K`, a solution
+    /// always exists, and it has `y ≥ 0`, `w = K y − r ≥ 0` and `y·w = 0`.
+    #[test]
+    fn block_solve_satisfies_complementarity() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut cases = [0usize; 4];
+        for _ in 0..20_000 {
+            // K = J M⁻¹ Jᵀ for random masses and lever arms, as in a contact.
+            let random_lane = |rng: &mut Rng| {
+                let (m, i) = (0.1 + rng.next(), 0.1 + rng.next());
+                let (r1, r2) = (rng.next() * 2.0 - 1.0, rng.next() * 2.0 - 1.0);
+                let k = [m + i * r1 * r1, m + i * r1 * r2, m + i * r2 * r2];
+                let x = [rng.next() * 3.0, rng.next() * 3.0];
+                let v = [rng.next() * 4.0 - 2.0, rng.next() * 4.0 - 2.0];
+                (k, x, v, rng.next(), rng.next() * 0.9)
+            };
+            let lanes: [_; LANES] = std::array::from_fn(|_| random_lane(&mut rng));
+            let w = |f: &dyn Fn(usize) -> Real| Wide::new(std::array::from_fn(f));
+            let k = [w(&|l| lanes[l].0[0]), w(&|l| lanes[l].0[1]), w(&|l| lanes[l].0[2])];
+            let x = [w(&|l| lanes[l].1[0]), w(&|l| lanes[l].1[1])];
+            let v = [w(&|l| lanes[l].2[0]), w(&|l| lanes[l].2[1])];
+            let (ms, is) = (w(&|l| lanes[l].3), w(&|l| lanes[l].4));
+            let ([y0, y1], found) = solve_block(&k, x, v, ms, is);
+            for (l, &(k, x, v, ms, is)) in lanes.iter().enumerate() {
+                let (k11, k12, k22) = (k[0], k[1], k[2]);
+                if k11 * k11 >= 1000.0 * (k11 * k22 - k12 * k12) {
+                    continue; // too ill conditioned to be solved as a block
+                }
+                assert!(found.as_array()[l].is_nan(), "no case found for K = {k:?}");
+                let y = [lane(&y0, l), lane(&y1, l)];
+                let r = [
+                    (1.0 - is) * (k11 * x[0] + k12 * x[1]) - ms * v[0],
+                    (1.0 - is) * (k12 * x[0] + k22 * x[1]) - ms * v[1],
+                ];
+                let wv = [k11 * y[0] + k12 * y[1] - r[0], k12 * y[0] + k22 * y[1] - r[1]];
+                let scale = 1e-4 * (1.0 + r[0].abs() + r[1].abs());
+                for j in 0..2 {
+                    assert!(y[j] >= 0.0, "negative impulse {y:?}");
+                    assert!(wv[j] >= -scale, "point {j} pulled: w = {wv:?}, y = {y:?}");
+                    assert!((y[j] * wv[j]).abs() <= scale * (1.0 + y[j]), "not complementary: {y:?} {wv:?}");
+                }
+                cases[(y[0] > 0.0) as usize * 2 + (y[1] > 0.0) as usize] += 1;
+            }
+        }
+        // Every case of the enumeration was exercised.
+        assert!(cases.iter().all(|&c| c > 100), "cases hit: {cases:?}");
+    }
+}
