@@ -86,20 +86,14 @@ impl Contact {
         self.sensor
     }
 
-    /// Replaces the manifold, carrying impulses over by feature id.
-    pub(crate) fn set_manifold(
-        &mut self,
-        normal: Vec2,
-        mut points: ArrayVec<ContactPointState, 2>,
-        warm_start: bool,
-    ) {
-        for p in &mut points {
+    /// Gives each of `points` the accumulated impulses of the current point
+    /// with the same feature id (none without warm starting).
+    pub(crate) fn carry_impulses(&self, points: &mut [ContactPointState], warm_start: bool) {
+        for p in points {
             let old = self.points.iter().find(|o| o.id == p.id).filter(|_| warm_start);
             p.normal_impulse = old.map_or(0.0, |o| o.normal_impulse);
             p.tangent_impulse = old.map_or(0.0, |o| o.tangent_impulse);
         }
-        self.normal = normal;
-        self.points = points;
     }
 }
 

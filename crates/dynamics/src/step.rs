@@ -31,7 +31,8 @@ const NARROW_CHUNK: usize = 64;
 pub(crate) enum Collision {
     /// A sensor pair: do the shapes overlap?
     Sensor(bool),
-    /// A solid pair: the manifold's normal and points.
+    /// A solid pair: the manifold's normal and points, with the impulses
+    /// carried over from the contact's previous points.
     Manifold(Vec2, ArrayVec<ContactPointState, 2>),
 }
 
@@ -171,10 +172,10 @@ impl World {
     /// Refreshes the manifold of every contact with an awake body, reports
     /// touching changes, and wakes sleeping bodies that something touches.
     ///
-    /// The manifolds are computed in parallel, each from its own pair alone,
-    /// into a buffer in contact order; applying them (impulse carry-over, events,
-    /// waking) is then a serial pass in the same order, so the result does not
-    /// depend on the thread count.
+    /// The manifolds are computed in parallel, each from its own pair alone
+    /// (impulses carried over included), into a buffer in contact order;
+    /// applying them (storing, events, waking) is then a serial pass in the same
+    /// order, so the result does not depend on the thread count.
     fn update_contacts(&mut self, dt: Real) {
         let mut active = std::mem::take(&mut self.scratch.active_contacts);
         active.clear();
@@ -202,13 +203,14 @@ impl World {
         to_wake.clear();
         let mut links = std::mem::take(&mut self.scratch.links);
         links.clear();
-        for (&key, result) in active.iter().zip(&results) {
+        for (&key, result) in active.iter().zip(results.drain(..)) {
             let c = &mut self.contacts[key];
             let was_touching = c.touching;
             match result {
-                Collision::Sensor(overlap) => c.touching = *overlap,
+                Collision::Sensor(overlap) => c.touching = overlap,
                 Collision::Manifold(normal, points) => {
-                    c.set_manifold(*normal, points.clone(), settings.enable_warm_starting);
+                    c.normal = normal;
+                    c.points = points;
                     c.touching = !c.points.is_empty();
                 }
             }
@@ -263,10 +265,9 @@ impl World {
         let margin =
             settings.speculative_distance + reach(ba) + reach(bb) + settings.gravity.norm() * dt * dt;
         let m = contact_manifold(&ca.shape, &pose_a, &cb.shape, &pose_b, margin);
-        let points = m
-            .points
-            .iter()
-            .map(|p| ContactPointState {
+        let mut points = ArrayVec::new();
+        for p in &m.points {
+            points.push(ContactPointState {
                 point: p.point,
                 local_a: ca.local_pose * p.local_a,
                 local_b: cb.local_pose * p.local_b,
@@ -274,8 +275,9 @@ impl World {
                 id: p.id,
                 normal_impulse: 0.0,
                 tangent_impulse: 0.0,
-            })
-            .collect();
+            });
+        }
+        c.carry_impulses(&mut points, settings.enable_warm_starting);
         Collision::Manifold(m.normal, points)
     }
 
@@ -336,45 +338,50 @@ impl World {
             linear_acceleration: Vec2::zeros(),
             angular_acceleration: 0.0,
         };
-        s.constraints.clear();
         s.constraint_contacts.clear();
+        s.constraint_bodies.clear();
         for (key, c) in self.contacts.iter() {
             if !c.touching || c.sensor {
                 continue;
             }
-            let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
-            let (ia, ib) = (ba.solver_index, bb.solver_index);
+            let (ia, ib) = (self.bodies[c.body_a].solver_index, self.bodies[c.body_b].solver_index);
             if ia == NO_INDEX && ib == NO_INDEX {
                 continue;
             }
-            let anchors: ArrayVec<(Vec2, Vec2), 2> = c
-                .points
-                .iter()
-                .map(|p| {
-                    (
-                        ba.pose.rotation * (p.local_a - ba.local_center),
-                        bb.pose.rotation * (p.local_b - bb.local_center),
-                    )
-                })
-                .collect();
-            let param = |i: u32| if i == NO_INDEX { &fixed_params } else { &s.params[i as usize] };
-            let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &s.states[i as usize] };
-            s.constraints.push(prepare(
+            s.constraint_contacts.push(key);
+            s.constraint_bodies.push((ia, ib));
+        }
+        self.profile.constraints = s.constraint_contacts.len();
+        s.coloring.build(&s.constraint_bodies, s.states.len());
+
+        // Each constraint is prepared straight into its lane, in parallel.
+        let (bodies, contacts) = (&self.bodies, &self.contacts);
+        let (params, states, keys) = (&s.params, &s.states, &s.constraint_contacts);
+        let prepare_constraint = |i: u32| {
+            let c = &contacts[keys[i as usize]];
+            let (ba, bb) = (&bodies[c.body_a], &bodies[c.body_b]);
+            let (ia, ib) = (ba.solver_index, bb.solver_index);
+            let mut anchors = [(Vec2::zeros(), Vec2::zeros()); 2];
+            for (anchor, p) in anchors.iter_mut().zip(&c.points) {
+                *anchor = (
+                    ba.pose.rotation * (p.local_a - ba.local_center),
+                    bb.pose.rotation * (p.local_b - bb.local_center),
+                );
+            }
+            let param = |i: u32| if i == NO_INDEX { &fixed_params } else { &params[i as usize] };
+            let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &states[i as usize] };
+            prepare(
                 c,
-                &anchors,
+                &anchors[..c.points.len()],
                 (ia, ib),
                 (param(ia), param(ib)),
                 (state(ia), state(ib)),
                 softness,
                 static_softness,
                 settings.enable_warm_starting,
-            ));
-            s.constraint_contacts.push(key);
-        }
-        self.profile.constraints = s.constraints.len();
-
-        s.coloring.build(&s.constraints, s.states.len());
-        pack_bundles(&s.coloring, &s.constraints, &mut s.bundles, &mut s.bundle_starts);
+            )
+        };
+        pack_bundles(&s.coloring, &mut s.bundles, &mut s.bundle_starts, prepare_constraint);
         let push = settings.contact_push_max_velocity;
         let (starts, bundles) = (&s.bundle_starts, &mut s.bundles);
         for _ in 0..substeps {

@@ -15,7 +15,6 @@ use crate::profile::StepProfile;
 use crate::solver::body_state::{BodyParams, BodyState};
 use crate::solver::coloring::COLOR_COUNT;
 use crate::solver::contact_bundle::ContactBundle;
-use crate::solver::contact_solver::ContactConstraint;
 use crate::{BodyKey, ColliderKey, ContactKey, WorldError, WorldSettings};
 
 /// A 2D physics world: bodies with colliders, stepped by [`World::step`].
@@ -41,8 +40,9 @@ pub(crate) struct Scratch {
     pub awake: Vec<BodyKey>,
     pub states: Vec<BodyState>,
     pub params: Vec<BodyParams>,
-    pub constraints: Vec<ContactConstraint>,
+    /// The contact of each constraint, and its bodies' solver indices.
     pub constraint_contacts: Vec<ContactKey>,
+    pub constraint_bodies: Vec<(u32, u32)>,
     /// The constraints packed in lanes, colour by colour.
     pub bundles: Vec<ContactBundle>,
     /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.

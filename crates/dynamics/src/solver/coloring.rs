@@ -16,8 +16,6 @@
 
 use crate::body::NO_INDEX;
 
-use super::contact_solver::ContactConstraint;
-
 /// Colours, the last one being the overflow set (as in Box2D v3: 24).
 pub(crate) const COLOR_COUNT: usize = 24;
 
@@ -34,8 +32,9 @@ pub(crate) struct Coloring {
 }
 
 impl Coloring {
-    /// Colours `constraints` over `body_count` movable bodies.
-    pub fn build(&mut self, constraints: &[ContactConstraint], body_count: usize) {
+    /// Colours constraints, given by the solver indices of their two bodies,
+    /// over `body_count` movable bodies.
+    pub fn build(&mut self, constraints: &[(u32, u32)], body_count: usize) {
         let words = body_count.div_ceil(64);
         self.bits.resize_with(COLOR_COUNT, Vec::new);
         for b in &mut self.bits {
@@ -44,8 +43,8 @@ impl Coloring {
         }
         self.colors.clear();
         let mut counts = [0usize; COLOR_COUNT];
-        for c in constraints {
-            let color = self.first_free_color(c.a, c.b);
+        for &(a, b) in constraints {
+            let color = self.first_free_color(a, b);
             self.colors.push(color as u8);
             counts[color] += 1;
         }

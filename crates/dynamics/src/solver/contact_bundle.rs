@@ -13,6 +13,7 @@
 //! bodies: every mass is zero, so whatever they compute is an impulse of zero.
 
 use lamina_geometry::Real;
+use rayon::prelude::*;
 
 use super::body_state::BodiesW;
 use super::coloring::{COLOR_COUNT, Coloring};
@@ -287,29 +288,47 @@ impl ContactBundle {
     }
 }
 
-/// Packs `constraints` into bundles colour by colour: colour `c`'s bundles are
-/// `bundles[starts[c]..starts[c + 1]]`. The overflow colour, whose constraints
-/// may share bodies, gets one constraint per bundle.
-pub(crate) fn pack_bundles(
+/// Bundles per task when packing on several threads.
+const PACK_CHUNK: usize = 64;
+
+/// Packs the coloured constraints into bundles, colour by colour: colour `c`'s
+/// bundles are `bundles[starts[c]..starts[c + 1]]`, and constraint `i` is
+/// built by `prepare(i)`. The overflow colour, whose constraints may share
+/// bodies, gets one constraint per bundle. Bundles are filled in parallel;
+/// each depends only on its own constraints.
+pub(crate) fn pack_bundles<F>(
     coloring: &Coloring,
-    constraints: &[ContactConstraint],
     bundles: &mut Vec<ContactBundle>,
     starts: &mut [usize; COLOR_COUNT + 1],
-) {
-    bundles.clear();
+    prepare: F,
+) where
+    F: Fn(u32) -> ContactConstraint + Sync,
+{
+    let width = |color: usize| if color == COLOR_COUNT - 1 { 1 } else { LANES };
     starts[0] = 0;
     for color in 0..COLOR_COUNT {
-        let order = &coloring.order[coloring.starts[color]..coloring.starts[color + 1]];
-        let width = if color == COLOR_COUNT - 1 { 1 } else { LANES };
-        for group in order.chunks(width) {
-            // Filled in place: a bundle is a few hundred bytes.
-            bundles.push(ContactBundle::EMPTY);
-            let bundle = bundles.last_mut().expect("just pushed");
-            for (l, &i) in group.iter().enumerate() {
-                bundle.set_lane(l, i, &constraints[i as usize]);
-            }
+        let count = coloring.starts[color + 1] - coloring.starts[color];
+        starts[color + 1] = starts[color] + count.div_ceil(width(color));
+    }
+    let total = starts[COLOR_COUNT];
+    bundles.truncate(total);
+    bundles.resize(total, ContactBundle::EMPTY);
+
+    let starts = &*starts;
+    let fill = |(i, bundle): (usize, &mut ContactBundle)| {
+        // The colour whose range holds bundle `i`.
+        let color = starts.partition_point(|&s| s <= i) - 1;
+        let first = coloring.starts[color] + (i - starts[color]) * width(color);
+        let last = (first + width(color)).min(coloring.starts[color + 1]);
+        *bundle = ContactBundle::EMPTY;
+        for (l, &member) in coloring.order[first..last].iter().enumerate() {
+            bundle.set_lane(l, member, &prepare(member));
         }
-        starts[color + 1] = bundles.len();
+    };
+    if total < 2 * PACK_CHUNK {
+        bundles.iter_mut().enumerate().for_each(fill);
+    } else {
+        bundles.par_iter_mut().enumerate().with_min_len(PACK_CHUNK).for_each(fill);
     }
 }
 
