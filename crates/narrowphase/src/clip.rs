@@ -39,14 +39,13 @@ pub struct Edge {
 /// `(reference feature, incident feature)`.
 #[inline(always)]
 pub fn clip(reference: &Edge, incident: &Edge, margin: Real) -> ArrayVec<LocalPoint, 2> {
-    let mut out = ArrayVec::new();
     let n = reference.normal;
     // The edge runs counter-clockwise, so its unit tangent is the normal turned a
     // quarter turn left; no square root needed.
     let t = Vec2::new(-n.y, n.x);
     let length = t.dot(&(reference.v2 - reference.v1));
     if length.is_nan() || length <= 0.0 {
-        return out;
+        return ArrayVec::new();
     }
 
     // Order the incident ends along the reference edge's tangent.
@@ -60,7 +59,7 @@ pub fn clip(reference: &Edge, incident: &Edge, margin: Real) -> ArrayVec<LocalPo
     // Cut the incident edge at the side planes (parameters 0 and `length`). An
     // edge wholly beyond one side plane does not face the reference edge at all.
     if aq < 0.0 || ap > length {
-        return out;
+        return ArrayVec::new();
     }
     let span = aq - ap;
     let at = |s: Real| if span > 0.0 { p + (q - p) * ((s - ap) / span) } else { p };
@@ -68,14 +67,27 @@ pub fn clip(reference: &Edge, incident: &Edge, margin: Real) -> ArrayVec<LocalPo
     let upper = if aq > length { at(length) } else { q };
 
     let radius = reference.radius + incident.radius;
-    for (x, ref_id, inc_id) in [(lower, reference.id1, pid), (upper, reference.id2, qid)] {
+    let point = |x: Point, ref_id: usize, inc_id: usize| {
         let depth_along_normal = n.dot(&(x - reference.v1));
-        let separation = depth_along_normal - radius;
-        if separation <= margin {
-            // Midway between the reference surface and the incident surface.
-            let point = x + n * (0.5 * (reference.radius - incident.radius - depth_along_normal));
-            out.push(LocalPoint { point, separation, id: FeatureId::new(ref_id, inc_id) });
-        }
+        // Midway between the reference surface and the incident surface.
+        let point = x + n * (0.5 * (reference.radius - incident.radius - depth_along_normal));
+        LocalPoint { point, separation: depth_along_normal - radius, id: FeatureId::new(ref_id, inc_id) }
+    };
+    let (first, second) = (point(lower, reference.id1, pid), point(upper, reference.id2, qid));
+    // Built whole rather than pushed point by point: a vector filled through its
+    // length is copied back out of memory at every return, field by field.
+    match (first.separation <= margin, second.separation <= margin) {
+        (true, true) => ArrayVec::from([first, second]),
+        (true, false) => one(first),
+        (false, true) => one(second),
+        (false, false) => ArrayVec::new(),
     }
+}
+
+/// A vector holding `p` alone.
+#[inline(always)]
+fn one(p: LocalPoint) -> ArrayVec<LocalPoint, 2> {
+    let mut out = ArrayVec::new();
+    out.push(p);
     out
 }
