@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
-use lamina_geometry::{Isometry, Real, Vec2};
+use lamina_geometry::{Aabb, Isometry, Real, Vec2};
 use lamina_narrowphase::{contact_manifold, intersects};
 
 use crate::body::{BodyKind, NO_INDEX};
@@ -85,18 +85,19 @@ impl World {
 
     /// Gives every collider of `key` bounds that reach ahead by the body's
     /// motion over the next `dt`, so that fast bodies meet their contacts before
-    /// they arrive, and moves its broad-phase proxy if needed.
-    fn refresh_swept_bounds(&mut self, key: crate::BodyKey, dt: Real) {
+    /// they arrive, and moves its broad-phase proxy if needed. `first`, when
+    /// given, is the first collider's bounds, already computed.
+    fn refresh_swept_bounds(&mut self, key: crate::BodyKey, dt: Real, first: Option<Aabb>) {
         let b = &mut self.bodies[key];
         b.bounds_stale = false;
-        let ahead = b.linear_velocity * dt;
-        let spin = b.extent * b.angular_velocity.abs() * dt;
+        let (ahead, spin) = reach_ahead(b, dt);
         let pose = b.pose;
-        for &ck in &b.colliders {
+        for (n, &ck) in b.colliders.iter().enumerate() {
             let c = &mut self.colliders[ck];
-            let now = c.shape.aabb(&(pose * c.local_pose));
-            let next = lamina_geometry::Aabb::new(now.mins + ahead, now.maxs + ahead);
-            c.aabb = now.merged(&next).loosened(spin);
+            c.aabb = match first {
+                Some(aabb) if n == 0 => aabb,
+                _ => swept_aabb(c, &pose, ahead, spin),
+            };
             let _ = self.broad_phase.update(ck, c.aabb);
         }
     }
@@ -108,7 +109,7 @@ impl World {
         stale.clear();
         stale.extend(self.bodies.iter().filter(|(_, b)| b.bounds_stale && b.awake).map(|(k, _)| k));
         for &key in &stale {
-            self.refresh_swept_bounds(key, dt);
+            self.refresh_swept_bounds(key, dt, None);
         }
         self.scratch.to_wake = stale;
     }
@@ -412,28 +413,89 @@ impl World {
 
     /// Writes the solver's motion back to the bodies, updates sleep timers,
     /// bounding boxes and broad-phase proxies.
+    ///
+    /// Everything each body needs (its new pose, velocities, sleep timer and
+    /// its first collider's swept bounds) is computed in parallel from the body
+    /// alone; writing it back and moving proxies is a serial pass in body order.
     fn finalize(&mut self, dt: Real) {
-        let settings = self.settings;
         let awake = std::mem::take(&mut self.scratch.awake);
-        for (i, &key) in awake.iter().enumerate() {
-            let state = self.scratch.states[i];
+        let mut finished = std::mem::take(&mut self.scratch.finished);
+        let (bodies, colliders, states) = (&self.bodies, &self.colliders, &self.scratch.states);
+        let sleep_speed = self.settings.sleep_linear_velocity;
+        let finish =
+            |(i, &key): (usize, &BodyKey)| finish_body(&bodies[key], &states[i], colliders, dt, sleep_speed);
+        if awake.len() < 2 * FINALIZE_CHUNK {
+            finished.clear();
+            finished.extend(awake.iter().enumerate().map(finish));
+        } else {
+            awake
+                .par_iter()
+                .enumerate()
+                .with_min_len(FINALIZE_CHUNK)
+                .map(finish)
+                .collect_into_vec(&mut finished);
+        }
+        for (&key, f) in awake.iter().zip(&finished) {
             let b = &mut self.bodies[key];
-            b.linear_velocity = state.v;
-            b.angular_velocity = state.w;
-            b.center += state.dp;
-            let rotation = integrate_rotation(&(state.dq * b.pose.rotation), 0.0);
-            let origin = b.center - rotation * b.local_center.coords;
-            b.pose = Isometry::from_parts(origin.coords.into(), rotation);
+            b.linear_velocity = f.linear_velocity;
+            b.angular_velocity = f.angular_velocity;
+            b.center = f.center;
+            b.pose = f.pose;
+            b.sleep_time = f.sleep_time;
             b.force = Vec2::zeros();
             b.torque = 0.0;
-            let speed = b.linear_velocity.norm() + b.extent * b.angular_velocity.abs();
-            if !b.can_sleep || speed > settings.sleep_linear_velocity {
-                b.sleep_time = 0.0;
-            } else {
-                b.sleep_time += dt;
-            }
-            self.refresh_swept_bounds(key, dt);
+            self.refresh_swept_bounds(key, dt, f.first_aabb);
         }
         self.scratch.awake = awake;
+        self.scratch.finished = finished;
     }
+}
+
+/// Bodies per task when finalising on several threads.
+const FINALIZE_CHUNK: usize = 256;
+
+/// A body's state at the end of a step, before it is written back.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FinishedBody {
+    linear_velocity: Vec2,
+    angular_velocity: Real,
+    center: lamina_geometry::Point,
+    pose: Isometry,
+    sleep_time: Real,
+    /// The first collider's swept bounds, if the body has a collider.
+    first_aabb: Option<Aabb>,
+}
+
+/// The end-of-step state of body `b` from its solver state `state`.
+fn finish_body(
+    b: &crate::Body,
+    state: &BodyState,
+    colliders: &slotmap::SlotMap<ColliderKey, crate::Collider>,
+    dt: Real,
+    sleep_speed: Real,
+) -> FinishedBody {
+    let center = b.center + state.dp;
+    let rotation = integrate_rotation(&(state.dq * b.pose.rotation), 0.0);
+    let origin = center - rotation * b.local_center.coords;
+    let pose = Isometry::from_parts(origin.coords.into(), rotation);
+    let speed = state.v.norm() + b.extent * state.w.abs();
+    let sleep_time = if !b.can_sleep || speed > sleep_speed { 0.0 } else { b.sleep_time + dt };
+    let ahead = state.v * dt;
+    let spin = b.extent * state.w.abs() * dt;
+    let first_aabb = b.colliders.first().map(|&ck| swept_aabb(&colliders[ck], &pose, ahead, spin));
+    FinishedBody { linear_velocity: state.v, angular_velocity: state.w, center, pose, sleep_time, first_aabb }
+}
+
+/// How far body `b` moves over the next `dt`, and how far its farthest point
+/// can turn.
+fn reach_ahead(b: &crate::Body, dt: Real) -> (Vec2, Real) {
+    (b.linear_velocity * dt, b.extent * b.angular_velocity.abs() * dt)
+}
+
+/// Collider `c`'s bounds on a body at `pose`, stretched to where it will be
+/// after moving by `ahead`, and grown by `spin` for the turning.
+fn swept_aabb(c: &crate::Collider, pose: &Isometry, ahead: Vec2, spin: Real) -> Aabb {
+    let now = c.shape.aabb(&(pose * c.local_pose));
+    let next = Aabb::new(now.mins + ahead, now.maxs + ahead);
+    now.merged(&next).loosened(spin)
 }

@@ -52,6 +52,7 @@ pub(crate) struct Scratch {
     pub active_contacts: Vec<ContactKey>,
     pub links: Vec<(BodyKey, BodyKey, bool)>,
     pub narrow_results: Vec<crate::step::Collision>,
+    pub finished: Vec<crate::step::FinishedBody>,
 }
 
 impl World {
