@@ -90,7 +90,7 @@ impl World {
     fn refresh_swept_bounds(&mut self, key: crate::BodyKey, dt: Real, first: Option<Aabb>) {
         let b = &mut self.bodies[key];
         b.bounds_stale = false;
-        let (ahead, spin) = reach_ahead(b, dt);
+        let (ahead, spin) = reach_ahead(b.linear_velocity, b.angular_velocity, b.extent, dt);
         let pose = b.pose;
         for (n, &ck) in b.colliders.iter().enumerate() {
             let c = &mut self.colliders[ck];
@@ -480,16 +480,15 @@ fn finish_body(
     let pose = Isometry::from_parts(origin.coords.into(), rotation);
     let speed = state.v.norm() + b.extent * state.w.abs();
     let sleep_time = if !b.can_sleep || speed > sleep_speed { 0.0 } else { b.sleep_time + dt };
-    let ahead = state.v * dt;
-    let spin = b.extent * state.w.abs() * dt;
+    let (ahead, spin) = reach_ahead(state.v, state.w, b.extent, dt);
     let first_aabb = b.colliders.first().map(|&ck| swept_aabb(&colliders[ck], &pose, ahead, spin));
     FinishedBody { linear_velocity: state.v, angular_velocity: state.w, center, pose, sleep_time, first_aabb }
 }
 
-/// How far body `b` moves over the next `dt`, and how far its farthest point
-/// can turn.
-fn reach_ahead(b: &crate::Body, dt: Real) -> (Vec2, Real) {
-    (b.linear_velocity * dt, b.extent * b.angular_velocity.abs() * dt)
+/// How far a body moving at `v` and turning at `w` moves over the next `dt`,
+/// and how far its farthest point (`extent` from its centre) can turn.
+fn reach_ahead(v: Vec2, w: Real, extent: Real, dt: Real) -> (Vec2, Real) {
+    (v * dt, extent * w.abs() * dt)
 }
 
 /// Collider `c`'s bounds on a body at `pose`, stretched to where it will be

@@ -114,7 +114,7 @@ pub(crate) fn swapped(s: &Separation, xf: &Isometry) -> Separation {
 /// centred at `c` whose half-extents along the first box's axes are `e`, and the
 /// best edge (the first of equals).
 #[inline]
-pub(crate) fn box_separations(h: Vec2, c: Vec2, e: Vec2) -> (usize, Real) {
+fn box_separations(h: Vec2, c: Vec2, e: Vec2) -> (usize, Real) {
     let s = [-c.y - e.y - h.y, c.x - e.x - h.x, c.y - e.y - h.y, -c.x - e.x - h.x];
     let mut best = (0, s[0]);
     for (i, &si) in s.iter().enumerate().skip(1) {
@@ -125,17 +125,25 @@ pub(crate) fn box_separations(h: Vec2, c: Vec2, e: Vec2) -> (usize, Real) {
     best
 }
 
-/// Box A (own frame) and box B placed by `xf`.
+/// The best edge of box A (own frame) against box B placed by `xf`, and of B
+/// against A (B's frame), each with its separation of the cores: B's centre
+/// and half-extents read along A's axes, and A's along B's.
 #[inline(always)]
-pub(crate) fn box_box(a: &BoxView, b: &BoxView, xf: &Isometry) -> Option<Separation> {
+pub(crate) fn box_axes(a: &BoxView, b: &BoxView, xf: &Isometry) -> [(usize, Real); 2] {
     let (ha, hb) = (a.half_extents, b.half_extents);
     let (ac, as_) = (xf.rotation.re.abs(), xf.rotation.im.abs());
     let c = xf.translation.vector;
     let eb = Vec2::new(ac * hb.x + as_ * hb.y, as_ * hb.x + ac * hb.y);
     let ca = -xf.rotation.inverse_transform_vector(&c);
     let ea = Vec2::new(ac * ha.x + as_ * ha.y, as_ * ha.x + ac * ha.y);
-    let (edge_a, separation_a) = box_separations(ha, c, eb);
-    let (edge_b, separation_b) = box_separations(hb, ca, ea);
+    [box_separations(ha, c, eb), box_separations(hb, ca, ea)]
+}
+
+/// Box A (own frame) and box B placed by `xf`.
+#[inline(always)]
+pub(crate) fn box_box(a: &BoxView, b: &BoxView, xf: &Isometry) -> Option<Separation> {
+    let (ha, hb) = (a.half_extents, b.half_extents);
+    let [(edge_a, separation_a), (edge_b, separation_b)] = box_axes(a, b, xf);
     let radii = a.radius + b.radius;
 
     if separation_a.max(separation_b) <= 0.0 {

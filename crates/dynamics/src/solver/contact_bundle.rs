@@ -314,21 +314,27 @@ pub(crate) fn pack_bundles<F>(
     bundles.truncate(total);
     bundles.resize(total, ContactBundle::EMPTY);
 
+    // Each task finds the colour of its first bundle once and walks on from there.
     let starts = &*starts;
-    let fill = |(i, bundle): (usize, &mut ContactBundle)| {
-        // The colour whose range holds bundle `i`.
-        let color = starts.partition_point(|&s| s <= i) - 1;
-        let first = coloring.starts[color] + (i - starts[color]) * width(color);
-        let last = (first + width(color)).min(coloring.starts[color + 1]);
-        *bundle = ContactBundle::EMPTY;
-        for (l, &member) in coloring.order[first..last].iter().enumerate() {
-            bundle.set_lane(l, member, &prepare(member));
+    let fill = |(chunk, bundles): (usize, &mut [ContactBundle])| {
+        let first_bundle = chunk * PACK_CHUNK;
+        let mut color = starts.partition_point(|&s| s <= first_bundle) - 1;
+        for (i, bundle) in (first_bundle..).zip(bundles) {
+            while starts[color + 1] <= i {
+                color += 1;
+            }
+            let first = coloring.starts[color] + (i - starts[color]) * width(color);
+            let last = (first + width(color)).min(coloring.starts[color + 1]);
+            *bundle = ContactBundle::EMPTY;
+            for (l, &member) in coloring.order[first..last].iter().enumerate() {
+                bundle.set_lane(l, member, &prepare(member));
+            }
         }
     };
     if total < 2 * PACK_CHUNK {
-        bundles.iter_mut().enumerate().for_each(fill);
+        fill((0, &mut bundles[..]));
     } else {
-        bundles.par_iter_mut().enumerate().with_min_len(PACK_CHUNK).for_each(fill);
+        bundles.par_chunks_mut(PACK_CHUNK).enumerate().for_each(fill);
     }
 }
 

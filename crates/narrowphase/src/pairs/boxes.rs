@@ -16,7 +16,7 @@ use lamina_geometry::tolerance::LINEAR_SLOP;
 use lamina_geometry::{Isometry, Point, Polygon, Real, Shape, Vec2};
 
 use crate::clip::Edge;
-use crate::closed_form::box_separations;
+use crate::closed_form::box_axes;
 use crate::manifold::LocalManifold;
 use crate::pairs::polygons::manifold_from_edges;
 
@@ -115,17 +115,7 @@ fn most_opposed_edge(n: Vec2) -> usize {
 /// Box A (its own frame) against box B placed by `xf`.
 #[inline]
 pub fn collide_boxes(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> LocalManifold {
-    let (ha, hb) = (a.half_extents, b.half_extents);
-    let (cos, sin) = (xf.rotation.re, xf.rotation.im);
-    let (ac, as_) = (cos.abs(), sin.abs());
-    // B's centre and half-extents along A's axes, and A's along B's.
-    let c = xf.translation.vector;
-    let eb = Vec2::new(ac * hb.x + as_ * hb.y, as_ * hb.x + ac * hb.y);
-    let ca = -xf.rotation.inverse_transform_vector(&c);
-    let ea = Vec2::new(ac * ha.x + as_ * ha.y, as_ * ha.x + ac * ha.y);
-
-    let (edge_a, separation_a) = box_separations(ha, c, eb);
-    let (edge_b, separation_b) = box_separations(hb, ca, ea);
+    let [(edge_a, separation_a), (edge_b, separation_b)] = box_axes(a, b, xf);
     if separation_a.max(separation_b) > margin + a.radius + b.radius {
         return LocalManifold::default();
     }
