@@ -37,7 +37,9 @@ struct Row {
 fn main() {
     let mut rows = Vec::new();
     let mut warnings = Vec::new();
-    let pairs = pairs::pairs();
+    // An optional argument keeps only the pairs whose name contains it (`-- box-box`).
+    let filter = std::env::args().nth(1).unwrap_or_default();
+    let pairs: Vec<_> = pairs::pairs().into_iter().filter(|p| p.name.contains(filter.as_str())).collect();
 
     for pair in &pairs {
         rows.push(distance_row(pair, &mut warnings));
@@ -50,7 +52,9 @@ fn main() {
             rows.push(manifold_row(pair, gap, &mut warnings));
         }
     }
-    rows.push(time_of_impact_row(&mut warnings));
+    if filter.is_empty() {
+        rows.push(time_of_impact_row(&mut warnings));
+    }
 
     println!(
         "Lamina {} vs parry2d {PARRY_VERSION}, f32; median of {} interleaved rounds \

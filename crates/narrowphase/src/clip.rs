@@ -61,10 +61,8 @@ pub fn clip(reference: &Edge, incident: &Edge, margin: Real) -> ArrayVec<LocalPo
     if aq < 0.0 || ap > length {
         return ArrayVec::new();
     }
-    let span = aq - ap;
-    let at = |s: Real| if span > 0.0 { p + (q - p) * ((s - ap) / span) } else { p };
-    let lower = if ap < 0.0 { at(0.0) } else { p };
-    let upper = if aq > length { at(length) } else { q };
+    let lower = if ap < 0.0 { cut(p, ap, q, aq, 0.0) } else { p };
+    let upper = if aq > length { cut(p, ap, q, aq, length) } else { q };
 
     let radius = reference.radius + incident.radius;
     let point = |x: Point, ref_id: usize, inc_id: usize| {
@@ -73,15 +71,60 @@ pub fn clip(reference: &Edge, incident: &Edge, margin: Real) -> ArrayVec<LocalPo
         let point = x + n * (0.5 * (reference.radius - incident.radius - depth_along_normal));
         LocalPoint { point, separation: depth_along_normal - radius, id: FeatureId::new(ref_id, inc_id) }
     };
-    let (first, second) = (point(lower, reference.id1, pid), point(upper, reference.id2, qid));
-    // Built whole rather than pushed point by point: a vector filled through its
-    // length is copied back out of memory at every return, field by field.
+    both_within(point(lower, reference.id1, pid), point(upper, reference.id2, qid), margin)
+}
+
+/// [`clip`] for a reference edge that is the top edge of a box in the box's own
+/// frame: from `(hx, hy)` to `(−hx, hy)`, normal +y. The side planes are then
+/// `x = ±hx` and the depth is read off `y`, so no dot products are needed;
+/// the points and ids are those [`clip`] gives.
+#[inline(always)]
+pub fn clip_top(reference: &Edge, incident: &Edge, margin: Real) -> ArrayVec<LocalPoint, 2> {
+    let h = reference.v1;
+    if h.x.is_nan() || h.x <= 0.0 {
+        return ArrayVec::new();
+    }
+    // The edge runs from +hx to −hx: order the incident ends by falling x.
+    let ((p, pid), (q, qid)) = if incident.v1.x >= incident.v2.x {
+        ((incident.v1, incident.id1), (incident.v2, incident.id2))
+    } else {
+        ((incident.v2, incident.id2), (incident.v1, incident.id1))
+    };
+    if q.x > h.x || p.x < -h.x {
+        return ArrayVec::new();
+    }
+    let lower = if p.x > h.x { cut(p, -p.x, q, -q.x, -h.x) } else { p };
+    let upper = if q.x < -h.x { cut(p, -p.x, q, -q.x, h.x) } else { q };
+
+    let radius = reference.radius + incident.radius;
+    let point = |x: Point, ref_id: usize, inc_id: usize| {
+        let depth = x.y - h.y;
+        let point = Point::new(x.x, x.y + 0.5 * (reference.radius - incident.radius - depth));
+        LocalPoint { point, separation: depth - radius, id: FeatureId::new(ref_id, inc_id) }
+    };
+    both_within(point(lower, reference.id1, pid), point(upper, reference.id2, qid), margin)
+}
+
+/// The points of `first` and `second` no farther apart than `margin`, as a vector
+/// built whole: one filled through its length is copied back out of memory at
+/// every return, field by field.
+#[inline(always)]
+fn both_within(first: LocalPoint, second: LocalPoint, margin: Real) -> ArrayVec<LocalPoint, 2> {
     match (first.separation <= margin, second.separation <= margin) {
         (true, true) => ArrayVec::from([first, second]),
         (true, false) => one(first),
         (false, true) => one(second),
         (false, false) => ArrayVec::new(),
     }
+}
+
+/// The point at tangent parameter `s` on the edge from `p` (parameter `ap`) to
+/// `q` (parameter `aq`, not below `ap`); `p` itself when the edge is square to
+/// the tangent.
+#[inline(always)]
+fn cut(p: Point, ap: Real, q: Point, aq: Real, s: Real) -> Point {
+    let span = aq - ap;
+    if span > 0.0 { p + (q - p) * ((s - ap) / span) } else { p }
 }
 
 /// A vector holding `p` alone.

@@ -13,8 +13,8 @@ use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
 
 use crate::general::collide_general;
 use crate::pairs::{
-    BoxView, SegmentView, collide_boxes, collide_circle_polygon, collide_circles, collide_polygons,
-    collide_segments,
+    BoxView, SegmentView, box_manifold, collide_boxes, collide_circle_polygon, collide_circles,
+    collide_polygons, collide_segments,
 };
 use crate::poly_view::PolyView;
 
@@ -113,27 +113,49 @@ impl LocalManifold {
     /// Maps the manifold to the world, A being at `pa` and B at `pb`.
     #[inline]
     pub fn to_world(&self, pa: &Isometry, pb: &Isometry) -> Manifold {
-        let mut manifold = Manifold::default();
-        for p in &self.points {
+        let placed = |p: &LocalPoint| {
             let world = pa * p.point;
-            manifold.points.push(ContactPoint {
+            ContactPoint {
                 point: world,
                 separation: p.separation,
                 id: p.id,
                 local_a: p.point,
                 local_b: pb.inverse_transform_point(&world),
-            });
+            }
+        };
+        if self.points.is_empty() {
+            return Manifold::default();
         }
-        if !self.points.is_empty() {
-            manifold.normal = pa.rotation * self.normal;
+        let points = placed_points(&self.points, placed);
+        Manifold { normal: pa.rotation * self.normal, points }
+    }
+}
+
+/// `place` applied to each of up to two points, the vector built whole: one
+/// filled point by point through its length is written and read back through
+/// memory.
+#[inline(always)]
+pub(crate) fn placed_points(
+    points: &[LocalPoint],
+    place: impl Fn(&LocalPoint) -> ContactPoint,
+) -> ArrayVec<ContactPoint, 2> {
+    match points {
+        [] => ArrayVec::new(),
+        [p] => {
+            let mut one = ArrayVec::new();
+            one.push(place(p));
+            one
         }
-        manifold
+        [p, q, ..] => ArrayVec::from([place(p), place(q)]),
     }
 }
 
 /// The contact manifold of A and B: up to two points sharing a normal from A to
 /// B, including speculative points of pairs less than `margin` apart.
 pub fn contact_manifold(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, margin: Real) -> Manifold {
+    if let (Some(box_a), Some(box_b)) = (BoxView::of(a), BoxView::of(b)) {
+        return box_manifold(&box_a, pa, &box_b, pb, sanitized(margin));
+    }
     let xf = pa.inv_mul(pb);
     dispatch(a, b, &xf, margin).to_world(pa, pb)
 }
@@ -147,7 +169,7 @@ pub fn local_manifold(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loca
 /// dedicated pairs' manifolds are built in place rather than returned and copied.
 #[inline(always)]
 fn dispatch(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
-    let margin = if margin.is_finite() { margin.max(0.0) } else { 0.0 };
+    let margin = sanitized(margin);
     if let (Some(box_a), Some(box_b)) = (BoxView::of(a), BoxView::of(b)) {
         return collide_boxes(&box_a, &box_b, xf, margin);
     }
@@ -173,6 +195,12 @@ fn dispatch(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold 
         }
         _ => collide_general(a, b, xf, margin),
     }
+}
+
+/// The margin as the pair functions take it: finite and not negative.
+#[inline(always)]
+fn sanitized(margin: Real) -> Real {
+    if margin.is_finite() { margin.max(0.0) } else { 0.0 }
 }
 
 /// Collides B with A and swaps the answer back.

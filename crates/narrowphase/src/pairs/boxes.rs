@@ -8,16 +8,23 @@
 //! separations per box in a handful of multiplications, instead of four vertices
 //! transformed and sixteen dot products per side. The reference edge (with the
 //! same hysteresis as `polygons.rs`: B's edge wins only if better by a tenth of the
-//! linear slop), the incident edge, and everything after (clipping, closest
-//! features of apart cores, feature ids) are those of the polygon pair, which this
-//! function hands its two edges to, so both paths give the same manifold.
+//! linear slop) and the incident edge are chosen as the polygon pair chooses them.
+//!
+//! The contact is then worked out in the reference box's own frame, turned by a
+//! quarter turn so that the reference edge is the top edge. There the reference
+//! edge needs no transform, its side planes are `x = ±hx` and depths are read
+//! off `y` ([`crate::clip::clip_top`]); everything else (closest features of
+//! apart cores, the fallbacks, feature ids) is the polygon pair's, so both paths
+//! give the same manifold. [`crate::contact_manifold`] takes the points from that
+//! frame straight to the world.
 
 use lamina_geometry::tolerance::LINEAR_SLOP;
-use lamina_geometry::{Isometry, Point, Polygon, Real, Shape, Vec2};
+use lamina_geometry::{Isometry, Point, Polygon, Real, Rotation, Shape, Vec2};
+use nalgebra::Complex;
 
 use crate::clip::Edge;
 use crate::closed_form::box_axes;
-use crate::manifold::LocalManifold;
+use crate::manifold::{ContactPoint, LocalManifold, LocalPoint, Manifold, placed_points};
 use crate::pairs::polygons::manifold_from_edges;
 
 /// A box: the half-extents and rounding radius of a polygon made by
@@ -82,20 +89,6 @@ impl BoxView {
             radius: self.radius,
         }
     }
-
-    /// Edge `i` in the box's own frame.
-    #[inline]
-    fn local_edge(&self, i: usize) -> Edge {
-        let j = (i + 1) & 3;
-        Edge {
-            v1: self.vertex(i),
-            v2: self.vertex(j),
-            normal: Self::normal(i),
-            id1: i,
-            id2: j,
-            radius: self.radius,
-        }
-    }
 }
 
 /// The edge of a box whose normal points most against `n` (the box's frame);
@@ -112,23 +105,104 @@ fn most_opposed_edge(n: Vec2) -> usize {
     best.0
 }
 
+/// The quarter turn that carries edge `k` of a box to its top (edge 2, normal
+/// +y): 180°, 90°, 0° or −90°. Its cosine and sine are 0 or ±1, so turning a
+/// point by it only swaps and negates coordinates, without rounding.
+#[inline]
+fn to_top(k: usize) -> Rotation {
+    const TURNS: [(Real, Real); 4] = [(-1.0, 0.0), (0.0, 1.0), (1.0, 0.0), (0.0, -1.0)];
+    let (re, im) = TURNS[k & 3];
+    Rotation::new_unchecked(Complex { re, im })
+}
+
+/// A box pair's contact, computed in the frame that turns the reference box so
+/// that its reference edge is the top edge.
+struct TopContact {
+    /// Normal (A to B) and points in the top frame; ids are (A's feature, B's).
+    manifold: LocalManifold,
+    /// From the top frame back to the reference box's own frame.
+    turn_back: Rotation,
+    /// True when the reference edge is B's.
+    flip: bool,
+}
+
+/// The contact of box A (own frame) and box B placed by `xf`, or `None` when
+/// their cores are farther apart than `margin` plus the radii.
+///
+/// Clipping happens in the reference box's own frame, turned so that the
+/// reference edge is its top edge: there the edge is the segment from
+/// `(hx, hy)` to `(−hx, hy)` with normal +y, read straight off the
+/// half-extents, and only the incident edge is transformed.
+#[inline(always)]
+fn collide_on_top(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> Option<TopContact> {
+    let [(edge_a, separation_a), (edge_b, separation_b)] = box_axes(a, b, xf);
+    if separation_a.max(separation_b) > margin + a.radius + b.radius {
+        return None;
+    }
+    let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
+    let (reference, incident, k, separation, incident_to_reference) =
+        if flip { (b, a, edge_b, separation_b, xf.inverse()) } else { (a, b, edge_a, separation_a, *xf) };
+
+    let turn = to_top(k);
+    let h = reference.half_extents;
+    let h = if k & 1 == 1 { Vec2::new(h.y, h.x) } else { h };
+    let top = Edge {
+        v1: Point::new(h.x, h.y),
+        v2: Point::new(-h.x, h.y),
+        normal: Vec2::y(),
+        id1: k,
+        id2: (k + 1) & 3,
+        radius: reference.radius,
+    };
+    let placed = Isometry::from_parts(
+        (turn * incident_to_reference.translation.vector).into(),
+        turn * incident_to_reference.rotation,
+    );
+    let side =
+        incident.edge(most_opposed_edge(placed.rotation.inverse_transform_vector(&Vec2::y())), &placed);
+    let manifold = manifold_from_edges(&top, &side, separation, flip, margin, true);
+    Some(TopContact { manifold, turn_back: turn.inverse(), flip })
+}
+
 /// Box A (its own frame) against box B placed by `xf`.
 #[inline]
 pub fn collide_boxes(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> LocalManifold {
-    let [(edge_a, separation_a), (edge_b, separation_b)] = box_axes(a, b, xf);
-    if separation_a.max(separation_b) > margin + a.radius + b.radius {
+    let Some(contact) = collide_on_top(a, b, xf, margin) else {
         return LocalManifold::default();
+    };
+    let turn_back = Isometry::from_parts(Default::default(), contact.turn_back);
+    let to_a = if contact.flip { xf * turn_back } else { turn_back };
+    let mut manifold = contact.manifold;
+    manifold.normal = to_a.rotation * manifold.normal;
+    for p in &mut manifold.points {
+        p.point = to_a * p.point;
     }
-    let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
-    if flip {
-        // B's edge is the reference; A's edge most against its normal (A's frame) is incident.
-        let reference = b.edge(edge_b, xf);
-        let incident = a.local_edge(most_opposed_edge(reference.normal));
-        manifold_from_edges(&reference, &incident, separation_b, true, margin)
-    } else {
-        let reference = a.local_edge(edge_a);
-        let n_in_b = xf.rotation.inverse_transform_vector(&reference.normal);
-        let incident = b.edge(most_opposed_edge(n_in_b), xf);
-        manifold_from_edges(&reference, &incident, separation_a, false, margin)
+    manifold
+}
+
+/// Box A at `pa` against box B at `pb`, straight to the world: the points are
+/// moved once, from the top frame, instead of to A's frame and then on.
+#[inline(always)]
+pub(crate) fn box_manifold(a: &BoxView, pa: &Isometry, b: &BoxView, pb: &Isometry, margin: Real) -> Manifold {
+    let xf = pa.inv_mul(pb);
+    let Some(contact) = collide_on_top(a, b, &xf, margin) else {
+        return Manifold::default();
+    };
+    let (reference_pose, incident_pose) = if contact.flip { (pb, pa) } else { (pa, pb) };
+    // Composed once, so that a point's world position does not wait on its
+    // position in the reference box's frame.
+    let top_to_world = reference_pose * contact.turn_back;
+    let place = |p: &LocalPoint| {
+        let world = top_to_world * p.point;
+        let on_reference = contact.turn_back * p.point;
+        let on_incident = incident_pose.inverse_transform_point(&world);
+        let (local_a, local_b) =
+            if contact.flip { (on_incident, on_reference) } else { (on_reference, on_incident) };
+        ContactPoint { point: world, separation: p.separation, id: p.id, local_a, local_b }
+    };
+    if contact.manifold.points.is_empty() {
+        return Manifold::default();
     }
+    let points = placed_points(&contact.manifold.points, place);
+    Manifold { normal: top_to_world.rotation * contact.manifold.normal, points }
 }

@@ -6,6 +6,7 @@ mod polygon_circle;
 mod polygons;
 mod segments;
 
+pub(crate) use boxes::box_manifold;
 pub use boxes::{BoxView, collide_boxes};
 pub use circles::collide_circles;
 pub use polygon_circle::collide_circle_polygon;

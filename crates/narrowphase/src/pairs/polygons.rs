@@ -13,10 +13,10 @@
 //!    and then the contact is one point on the line between them; otherwise the
 //!    incident edge is clipped against the reference edge (`clip.rs`).
 
-use lamina_geometry::Real;
 use lamina_geometry::tolerance::LINEAR_SLOP;
+use lamina_geometry::{Real, Vec2};
 
-use crate::clip::{Edge, FACING_COS, clip};
+use crate::clip::{Edge, FACING_COS, clip, clip_top};
 use crate::manifold::{FeatureId, LocalManifold, LocalPoint};
 use crate::poly_view::PolyView;
 use crate::segment_distance::segment_closest_parameters;
@@ -57,12 +57,14 @@ pub fn collide_polygons(a: &PolyView, b: &PolyView, margin: Real) -> LocalManifo
     let (reference, incident) = if f.flip { (b, a) } else { (a, b) };
     let ref_e = edge_of(reference, f.reference_edge);
     let inc_e = edge_of(incident, f.incident_edge);
-    manifold_from_edges(&ref_e, &inc_e, f.separation, f.flip, margin)
+    manifold_from_edges(&ref_e, &inc_e, f.separation, f.flip, margin, false)
 }
 
 /// Steps 3 and on: the contact of the reference edge `ref_e` and the incident
 /// edge `inc_e`, both in A's frame, given the best separation and whether B holds
-/// the reference edge. Shared with the box pair, so both give the same points.
+/// the reference edge. Shared with the box and segment pairs, so all give the
+/// same points. `ref_on_top` says that `ref_e` is the top edge of a box in the
+/// box's own frame, which [`clip_top`] clips more cheaply than [`clip`].
 #[inline(always)]
 pub(crate) fn manifold_from_edges(
     ref_e: &Edge,
@@ -70,13 +72,23 @@ pub(crate) fn manifold_from_edges(
     separation: Real,
     flip: bool,
     margin: Real,
+    ref_on_top: bool,
 ) -> LocalManifold {
+    let clipped = |reference: &Edge, incident: &Edge, margin: Real| LocalManifold {
+        normal: reference.normal,
+        points: if ref_on_top {
+            clip_top(reference, incident, margin)
+        } else {
+            clip(reference, incident, margin)
+        },
+    };
     let (ref_e, inc_e) = (*ref_e, *inc_e);
     let apart = separation > 0.1 * LINEAR_SLOP;
-    let mut manifold = if apart {
-        closest_features(&ref_e, &inc_e, margin, true).unwrap_or_else(|| clipped(&ref_e, &inc_e, margin))
-    } else {
-        clipped(&ref_e, &inc_e, margin)
+    // One call site for the clipper, so that it is inlined.
+    let closest = if apart { closest_features(&ref_e, &inc_e, margin, true) } else { None };
+    let mut manifold = match closest {
+        Some(manifold) => manifold,
+        None => clipped(&ref_e, &inc_e, margin),
     };
     if manifold.points.is_empty() {
         // Parallel edges that do not overlap along the reference edge: the
@@ -111,7 +123,7 @@ fn max_separation(p: &PolyView, q: &PolyView) -> (usize, Real) {
 }
 
 /// The edge of `p` whose normal points most against `n`.
-fn most_opposed_edge(p: &PolyView, n: &lamina_geometry::Vec2) -> usize {
+fn most_opposed_edge(p: &PolyView, n: &Vec2) -> usize {
     (0..p.count)
         .map(|i| (i, p.normals[i].dot(n)))
         .fold((0, Real::INFINITY), |b, x| if x.1 < b.1 { x } else { b })
@@ -121,11 +133,6 @@ fn most_opposed_edge(p: &PolyView, n: &lamina_geometry::Vec2) -> usize {
 fn edge_of(p: &PolyView, i: usize) -> Edge {
     let j = p.next(i);
     Edge { v1: p.vertices[i], v2: p.vertices[j], normal: p.normals[i], id1: i, id2: j, radius: p.radius }
-}
-
-#[inline(always)]
-fn clipped(reference: &Edge, incident: &Edge, margin: Real) -> LocalManifold {
-    LocalManifold { normal: reference.normal, points: clip(reference, incident, margin) }
 }
 
 /// Edge features are numbered after vertex features, so the two never collide.
@@ -150,11 +157,10 @@ fn closest_features(
     let on_ref = reference.v1 + (reference.v2 - reference.v1) * s;
     let on_inc = incident.v1 + (incident.v2 - incident.v1) * t;
     let offset = on_inc - on_ref;
-    let distance = offset.norm();
-    if distance <= 0.0 {
+    let (distance, normal) = closest_direction(&offset, s, t, reference, incident);
+    if distance.is_nan() || distance <= 0.0 {
         return None;
     }
-    let normal = offset / distance;
     let facing =
         normal.dot(&reference.normal) >= FACING_COS && -incident.normal.dot(&reference.normal) >= FACING_COS;
     if facing && clip_facing {
@@ -172,6 +178,35 @@ fn closest_features(
     let point = nalgebra::center(&(on_ref + normal * reference.radius), &(on_inc - normal * incident.radius));
     let id = FeatureId::new(feature(s, reference), feature(t, incident));
     Some(LocalManifold::single(normal, LocalPoint { point, separation, id }))
+}
+
+/// The length and direction of `offset`, the gap from the closest point of the
+/// reference edge (parameter `s` along it) to that of the incident edge
+/// (parameter `t`).
+///
+/// When one closest point is inside its edge and the other is a corner, the gap
+/// runs square to that edge: with the incident edge in front of the reference
+/// edge (the cores are apart), it leaves the reference edge along its normal or
+/// reaches the incident edge against its normal. The length is then a dot
+/// product, with no square root or division on the way to the contact, and the
+/// direction is exact. Corner against corner, or a gap that does not point the
+/// expected way, takes the norm.
+#[inline(always)]
+fn closest_direction(offset: &Vec2, s: Real, t: Real, reference: &Edge, incident: &Edge) -> (Real, Vec2) {
+    let inside = |x: Real| x > 0.0 && x < 1.0;
+    let square = match (inside(s), inside(t)) {
+        (true, false) => Some(reference.normal),
+        (false, true) => Some(-incident.normal),
+        _ => None,
+    };
+    if let Some(normal) = square {
+        let distance = offset.dot(&normal);
+        if distance > 0.0 {
+            return (distance, normal);
+        }
+    }
+    let distance = offset.norm();
+    (distance, offset / distance)
 }
 
 /// One point at the end of the incident edge deepest behind the reference face:

@@ -100,5 +100,5 @@ pub fn collide_segments(a: &SegmentView, b: &SegmentView, margin: Real) -> Local
         if flip { (b, a, edge_b, separation_b) } else { (a, b, edge_a, separation_a) };
     let ref_e = reference.edge(reference_edge);
     let inc_e = incident.edge(incident.most_opposed_edge(&ref_e.normal));
-    manifold_from_edges(&ref_e, &inc_e, separation, flip, margin)
+    manifold_from_edges(&ref_e, &inc_e, separation, flip, margin, false)
 }
