@@ -31,6 +31,7 @@ pub mod pairs;
 pub mod poly_view;
 pub mod query;
 pub mod segment_distance;
+mod separating_axis;
 pub mod shape_core;
 pub mod simplex;
 pub mod toi;

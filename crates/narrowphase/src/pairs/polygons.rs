@@ -20,6 +20,7 @@ use crate::clip::{Edge, FACING_COS, clip, clip_top};
 use crate::manifold::{FeatureId, LocalManifold, LocalPoint};
 use crate::poly_view::PolyView;
 use crate::segment_distance::segment_closest_parameters;
+use crate::separating_axis::max_separation;
 
 /// The features a polygon pair's contact is built from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -106,20 +107,6 @@ pub(crate) fn manifold_from_edges(
         }
     }
     manifold
-}
-
-/// The edge of `p` in front of which `q` lies farthest, and that separation
-/// (the least signed distance of `q`'s vertices from the edge's line).
-fn max_separation(p: &PolyView, q: &PolyView) -> (usize, Real) {
-    let mut best = (0, Real::NEG_INFINITY);
-    for i in 0..p.count {
-        let (n, v) = (p.normals[i], p.vertices[i]);
-        let s = q.vertices().iter().map(|w| n.dot(&(w - v))).fold(Real::INFINITY, Real::min);
-        if s > best.1 {
-            best = (i, s);
-        }
-    }
-    best
 }
 
 /// The edge of `p` whose normal points most against `n`.
