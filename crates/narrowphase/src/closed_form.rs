@@ -22,7 +22,8 @@ use lamina_geometry::{Isometry, Point, Polygon, Real, Vec2};
 
 use crate::pair::Separation;
 use crate::pairs::BoxView;
-use crate::poly_view::MAX_SAT_VERTICES;
+use crate::poly_view::{MAX_SAT_VERTICES, PolyView};
+use crate::separating_axis::max_separation;
 
 /// True for a usable distance to divide by: positive and finite (not NaN).
 #[inline(always)]
@@ -95,6 +96,56 @@ pub(crate) fn polygon_point(p: &Polygon, rp: Real, c: &Point, rc: Real) -> Optio
         normal,
         point_a: core_point + normal * rp,
         point_b: c - normal * rc,
+    })
+}
+
+/// Two small polygons, P in its own frame (rounded by `rp`) and Q placed by `xf`
+/// (rounded by `rq`), by the separating-axis test. `p` and `q` must be
+/// [small](is_small).
+///
+/// The best axis is the edge, of either polygon, in front of which the other
+/// lies farthest, and its separation `s` is a lower bound on the cores'
+/// distance (for overlapping cores, minus their penetration depth, which for
+/// convex polygons is always reached along an edge normal). When the other
+/// polygon's vertex that sets `s` lies square in front of or behind that edge,
+/// the bound is reached: the vertex and its foot on the edge are the witness
+/// points. A vertex beyond the edge's ends means corner against corner, which
+/// is left to GJK and EPA.
+#[inline]
+pub(crate) fn polygon_polygon(
+    p: &Polygon,
+    rp: Real,
+    q: &Polygon,
+    rq: Real,
+    xf: &Isometry,
+) -> Option<Separation> {
+    let a = PolyView::of_polygon(p, &Isometry::identity());
+    let b = PolyView::of_polygon(q, xf);
+    let (edge_a, separation_a) = max_separation(&a, &b);
+    let (edge_b, separation_b) = max_separation(&b, &a);
+    // A's face wins ties, as in `box_box`.
+    let (face, other, edge, separation) = if separation_a >= separation_b {
+        (&a, &b, edge_a, separation_a)
+    } else {
+        (&b, &a, edge_b, separation_b)
+    };
+
+    let (n, v1, v2) = (face.normals[edge], face.vertices[edge], face.vertices[face.next(edge)]);
+    let depth_of = |w: &Point| n.dot(&(w - v1));
+    let w =
+        other.vertices().iter().copied().reduce(|w, x| if depth_of(&x) < depth_of(&w) { x } else { w })?;
+    let along = v2 - v1;
+    let t = (w - v1).dot(&along);
+    if !(0.0..=along.norm_squared()).contains(&t) {
+        return None;
+    }
+    let foot = w - n * separation;
+    let (on_a, on_b, normal) = if separation_a >= separation_b { (foot, w, n) } else { (w, foot, -n) };
+    Some(Separation {
+        distance: separation - rp - rq,
+        normal,
+        point_a: on_a + normal * rp,
+        point_b: on_b - normal * rq,
     })
 }
 

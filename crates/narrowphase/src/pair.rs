@@ -76,9 +76,13 @@ impl<'a> CorePair<'a> {
                 let s = closed_form::polygon_point(p, rb, &xf.inverse_transform_point(q), ra)?;
                 Some(closed_form::swapped(&s, xf))
             }
-            (Core::Polygon(p), Core::Polygon(q)) => {
-                closed_form::box_box(&BoxView::of_polygon(p)?, &BoxView::of_polygon(q)?, xf)
-            }
+            (Core::Polygon(p), Core::Polygon(q)) => match (BoxView::of_polygon(p), BoxView::of_polygon(q)) {
+                (Some(box_p), Some(box_q)) => closed_form::box_box(&box_p, &box_q, xf),
+                _ if closed_form::is_small(p) && closed_form::is_small(q) => {
+                    closed_form::polygon_polygon(p, ra, q, rb, xf)
+                }
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -94,7 +98,7 @@ impl<'a> CorePair<'a> {
 
     /// [`CorePair::separation`] by GJK on the cores, then EPA if they overlap.
     #[inline(never)]
-    fn core_separation(&self) -> Separation {
+    pub fn core_separation(&self) -> Separation {
         let (ra, rb) = (self.radius_a, self.radius_b);
         match self.core_contact() {
             CoreContact::Apart(g) => {

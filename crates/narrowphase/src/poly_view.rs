@@ -3,7 +3,7 @@
 //! frame. The separating-axis pair functions work on this one form.
 
 use lamina_geometry::math::right_perp;
-use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
+use lamina_geometry::{Isometry, Point, Polygon, Real, Shape, Vec2};
 
 /// Polygons with at most this many vertices collide by the separating-axis
 /// test, whose cost grows with the product of the vertex counts; larger ones take
@@ -49,26 +49,41 @@ impl PolyView {
     /// The view with every vertex moved by `place` and every normal turned by `turn`.
     #[inline(always)]
     fn build(shape: &Shape, place: impl Fn(Point) -> Point, turn: impl Fn(Vec2) -> Vec2) -> Self {
-        let mut view = PolyView {
-            vertices: [Point::origin(); MAX_SAT_VERTICES],
-            normals: [Vec2::zeros(); MAX_SAT_VERTICES],
-            count: 0,
-            radius: 0.0,
-        };
+        let mut view = Self::empty();
         match shape {
-            Shape::Polygon(p) => {
-                view.count = p.vertices().len().min(MAX_SAT_VERTICES);
-                for i in 0..view.count {
-                    view.vertices[i] = place(p.vertices()[i]);
-                    view.normals[i] = turn(p.normals()[i]);
-                }
-                view.radius = p.radius();
-            }
+            Shape::Polygon(p) => view.set_polygon(p, place, turn),
             Shape::Capsule(c) => view.set_segment(place(c.a), place(c.b), c.radius),
             Shape::Segment(s) => view.set_segment(place(s.a), place(s.b), 0.0),
             Shape::Circle(_) | Shape::Ellipse(_) => {}
         }
         view
+    }
+
+    /// A small polygon (at most [`MAX_SAT_VERTICES`] vertices are kept) placed by `xf`.
+    #[inline]
+    pub fn of_polygon(polygon: &Polygon, xf: &Isometry) -> Self {
+        let mut view = Self::empty();
+        view.set_polygon(polygon, |p| xf * p, |n| xf.rotation * n);
+        view
+    }
+
+    fn empty() -> Self {
+        PolyView {
+            vertices: [Point::origin(); MAX_SAT_VERTICES],
+            normals: [Vec2::zeros(); MAX_SAT_VERTICES],
+            count: 0,
+            radius: 0.0,
+        }
+    }
+
+    #[inline(always)]
+    fn set_polygon(&mut self, p: &Polygon, place: impl Fn(Point) -> Point, turn: impl Fn(Vec2) -> Vec2) {
+        self.count = p.vertices().len().min(MAX_SAT_VERTICES);
+        for i in 0..self.count {
+            self.vertices[i] = place(p.vertices()[i]);
+            self.normals[i] = turn(p.normals()[i]);
+        }
+        self.radius = p.radius();
     }
 
     fn set_segment(&mut self, a: Point, b: Point, radius: Real) {

@@ -69,3 +69,13 @@ pub fn penetration(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry) -> Option
         point_b: pa * s.point_b,
     })
 }
+
+/// The signed distance of two shapes (negative: minus the penetration depth)
+/// and the normal from A to B (world frame), by GJK and EPA alone: the general
+/// path that the closed forms of [`distance`] and [`penetration`] stand in for,
+/// so that tests can hold one against the other.
+#[doc(hidden)]
+pub fn signed_distance_by_gjk_epa(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry) -> (Real, Vec2) {
+    let s = CorePair::new(a, pa, b, pb).core_separation();
+    (s.distance, pa * s.normal)
+}
