@@ -111,7 +111,6 @@ pub(crate) fn polygon_point(p: &Polygon, rp: Real, c: &Point, rc: Real) -> Optio
 /// the bound is reached: the vertex and its foot on the edge are the witness
 /// points. A vertex beyond the edge's ends means corner against corner, which
 /// is left to GJK and EPA.
-#[inline]
 pub(crate) fn polygon_polygon(
     p: &Polygon,
     rp: Real,

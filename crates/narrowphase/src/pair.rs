@@ -76,13 +76,9 @@ impl<'a> CorePair<'a> {
                 let s = closed_form::polygon_point(p, rb, &xf.inverse_transform_point(q), ra)?;
                 Some(closed_form::swapped(&s, xf))
             }
-            (Core::Polygon(p), Core::Polygon(q)) => match (BoxView::of_polygon(p), BoxView::of_polygon(q)) {
-                (Some(box_p), Some(box_q)) => closed_form::box_box(&box_p, &box_q, xf),
-                _ if closed_form::is_small(p) && closed_form::is_small(q) => {
-                    closed_form::polygon_polygon(p, ra, q, rb, xf)
-                }
-                _ => None,
-            },
+            (Core::Polygon(p), Core::Polygon(q)) => {
+                closed_form::box_box(&BoxView::of_polygon(p)?, &BoxView::of_polygon(q)?, xf)
+            }
             _ => None,
         }
     }
@@ -92,8 +88,23 @@ impl<'a> CorePair<'a> {
     pub fn separation(&self) -> Separation {
         match self.closed_form_separation() {
             Some(s) => s,
-            None => self.core_separation(),
+            None => self.costly_separation(),
         }
+    }
+
+    /// The separation of pairs with no cheap closed form: two small polygons by
+    /// the separating-axis test where that settles it, GJK and EPA otherwise.
+    /// Out of line, so that it does not weigh on the cheap closed forms.
+    #[inline(never)]
+    fn costly_separation(&self) -> Separation {
+        if let (Core::Polygon(p), Core::Polygon(q)) = (&self.a, &self.b) {
+            if closed_form::is_small(p) && closed_form::is_small(q) {
+                if let Some(s) = closed_form::polygon_polygon(p, self.radius_a, q, self.radius_b, &self.xf) {
+                    return s;
+                }
+            }
+        }
+        self.core_separation()
     }
 
     /// [`CorePair::separation`] by GJK on the cores, then EPA if they overlap.
