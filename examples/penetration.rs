@@ -1,4 +1,4 @@
-//! The minimum push-out vector of two overlapping convex shapes, by GJK + EPA.
+//! The minimum push-out vector of two overlapping convex shapes, and how GJK and EPA find it.
 //!
 //! `cargo run --release --example penetration -- [SHAPE_A SHAPE_B] [--at x,y,angle] [--svg out.svg]`
 //!

@@ -17,6 +17,13 @@ pub const LINEAR_SLOP: Real = 0.005;
 /// before the shapes overlap. Four slops, as in Box2D v3.
 pub const SPECULATIVE_DISTANCE: Real = 4.0 * LINEAR_SLOP;
 
+/// How much better, in metres, B's best separating edge must be than A's to
+/// become the reference edge of a polygon contact, so that nearly equal axes do
+/// not trade places from step to step (which would lose the warm start). Cores
+/// farther apart than this also count as apart, and take their closest features.
+/// A tenth of the slop, as in Box2D.
+pub const REFERENCE_HYSTERESIS: Real = 0.1 * LINEAR_SLOP;
+
 /// AABB margin, in metres, that the broad phase adds around a moving shape so
 /// that small motions do not touch the sweep-and-prune structure.
 pub const AABB_MARGIN: Real = 0.1;

@@ -118,8 +118,8 @@ pub(crate) fn polygon_polygon(
     rq: Real,
     xf: &Isometry,
 ) -> Option<Separation> {
-    let a = PolyView::of_polygon(p, &Isometry::identity());
-    let b = PolyView::of_polygon(q, xf);
+    let a = PolyView::of_polygon(p);
+    let b = PolyView::of_placed_polygon(q, xf);
     let (edge_a, separation_a) = max_separation(&a, &b);
     let (edge_b, separation_b) = max_separation(&b, &a);
     // A's face wins ties, as in `box_box`.
@@ -130,9 +130,12 @@ pub(crate) fn polygon_polygon(
     };
 
     let (n, v1, v2) = (face.normals[edge], face.vertices[edge], face.vertices[face.next(edge)]);
-    let depth_of = |w: &Point| n.dot(&(w - v1));
-    let w =
-        other.vertices().iter().copied().reduce(|w, x| if depth_of(&x) < depth_of(&w) { x } else { w })?;
+    // The vertex that sets the separation: the first of the deepest.
+    let (w, _) = other
+        .vertices()
+        .iter()
+        .map(|w| (*w, n.dot(&(w - v1))))
+        .reduce(|best, x| if x.1 < best.1 { x } else { best })?;
     let along = v2 - v1;
     let t = (w - v1).dot(&along);
     if !(0.0..=along.norm_squared()).contains(&t) {

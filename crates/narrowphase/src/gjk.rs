@@ -79,6 +79,27 @@ pub fn gjk_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     run(a, b, xf, guess, None).0
 }
 
+/// [`gjk_distance`] warm-started from `cache`, the direction of the previous
+/// query on the same pair, which it then updates. A pair that moved a little
+/// since (the next step, or the next round of a time-of-impact search) starts
+/// next to its answer instead of along the line of centres, which for long thin
+/// shapes points well away from it (in the tests, 500-vertex slivers need about
+/// a third fewer support rounds).
+pub fn gjk_distance_cached<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    xf: &Isometry,
+    cache: &mut GjkCache,
+) -> GjkOutput {
+    let guess = cache.direction.unwrap_or_else(|| -(xf.translation.vector));
+    let out = gjk_distance(a, b, xf, &guess);
+    if !out.overlapping {
+        // The closest point of A − B to the origin: the next query's guess.
+        cache.direction = Some(out.point_a - out.point_b);
+    }
+    out
+}
+
 /// True when the distance between A and B is at most `margin`. Stops as soon as a
 /// support point proves the shapes farther apart than `margin`.
 pub fn gjk_within<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(

@@ -113,15 +113,21 @@ impl LocalManifold {
     /// Maps the manifold to the world, A being at `pa` and B at `pb`.
     #[inline]
     pub fn to_world(&self, pa: &Isometry, pb: &Isometry) -> Manifold {
-        let placed = |p: &LocalPoint| {
-            let world = pa * p.point;
-            ContactPoint {
-                point: world,
-                separation: p.separation,
-                id: p.id,
-                local_a: p.point,
-                local_b: pb.inverse_transform_point(&world),
-            }
+        self.placed(pa, &pa.inv_mul(pb))
+    }
+
+    /// [`LocalManifold::to_world`] with B placed in A's frame by `xf`. Each point's
+    /// position on B comes from its position on A through `xf`, not back from
+    /// the world: far from the origin the world coordinates round at their own
+    /// magnitude, and the solver anchors on these local points.
+    #[inline(always)]
+    fn placed(&self, pa: &Isometry, xf: &Isometry) -> Manifold {
+        let placed = |p: &LocalPoint| ContactPoint {
+            point: pa * p.point,
+            separation: p.separation,
+            id: p.id,
+            local_a: p.point,
+            local_b: xf.inverse_transform_point(&p.point),
         };
         if self.points.is_empty() {
             return Manifold::default();
@@ -153,26 +159,28 @@ pub(crate) fn placed_points(
 /// The contact manifold of A and B: up to two points sharing a normal from A to
 /// B, including speculative points of pairs less than `margin` apart.
 pub fn contact_manifold(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, margin: Real) -> Manifold {
+    let margin = sanitized(margin);
     if let (Some(box_a), Some(box_b)) = (BoxView::of(a), BoxView::of(b)) {
-        return box_manifold(&box_a, pa, &box_b, pb, sanitized(margin));
+        return box_manifold(&box_a, pa, &box_b, pb, margin);
     }
     let xf = pa.inv_mul(pb);
-    dispatch(a, b, &xf, margin).to_world(pa, pb)
+    dispatch_other(a, b, &xf, margin).placed(pa, &xf)
 }
 
 /// [`contact_manifold`] in A's frame, with B placed by `xf` (B's frame to A's).
 pub fn local_manifold(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
-    dispatch(a, b, xf, margin)
+    let margin = sanitized(margin);
+    match (BoxView::of(a), BoxView::of(b)) {
+        (Some(box_a), Some(box_b)) => collide_boxes(&box_a, &box_b, xf, margin),
+        _ => dispatch_other(a, b, xf, margin),
+    }
 }
 
-/// The body of [`local_manifold`], inlined into [`contact_manifold`] so that the
-/// dedicated pairs' manifolds are built in place rather than returned and copied.
+/// Every pair but two boxes, which the callers have already sent to the box
+/// pair. Inlined into [`contact_manifold`] so that the dedicated pairs'
+/// manifolds are built in place rather than returned and copied.
 #[inline(always)]
-fn dispatch(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
-    let margin = sanitized(margin);
-    if let (Some(box_a), Some(box_b)) = (BoxView::of(a), BoxView::of(b)) {
-        return collide_boxes(&box_a, &box_b, xf, margin);
-    }
+fn dispatch_other(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
     if let (Some(seg_a), Some(seg_b)) = (SegmentView::local(a), SegmentView::placed(b, xf)) {
         return collide_segments(&seg_a, &seg_b, margin);
     }
@@ -181,14 +189,6 @@ fn dispatch(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold 
         (Shape::Circle(_), _) if PolyView::fits(b) => flip(b, a, xf, margin),
         (_, Shape::Circle(cb)) if PolyView::fits(a) => {
             collide_circle_polygon(&PolyView::local(a), cb, xf, margin)
-        }
-        (Shape::Polygon(pa), Shape::Polygon(pb))
-            if pa.half_extents().is_some() && pb.half_extents().is_some() =>
-        {
-            match (BoxView::of_polygon(pa), BoxView::of_polygon(pb)) {
-                (Some(ba), Some(bb)) => collide_boxes(&ba, &bb, xf, margin),
-                _ => collide_polygons(&PolyView::local(a), &PolyView::placed(b, xf), margin),
-            }
         }
         _ if PolyView::fits(a) && PolyView::fits(b) => {
             collide_polygons(&PolyView::local(a), &PolyView::placed(b, xf), margin)

@@ -59,9 +59,17 @@ impl PolyView {
         view
     }
 
+    /// A small polygon (at most [`MAX_SAT_VERTICES`] vertices are kept) in its own frame.
+    #[inline]
+    pub fn of_polygon(polygon: &Polygon) -> Self {
+        let mut view = Self::empty();
+        view.set_polygon(polygon, |p| p, |n| n);
+        view
+    }
+
     /// A small polygon (at most [`MAX_SAT_VERTICES`] vertices are kept) placed by `xf`.
     #[inline]
-    pub fn of_polygon(polygon: &Polygon, xf: &Isometry) -> Self {
+    pub fn of_placed_polygon(polygon: &Polygon, xf: &Isometry) -> Self {
         let mut view = Self::empty();
         view.set_polygon(polygon, |p| xf * p, |n| xf.rotation * n);
         view

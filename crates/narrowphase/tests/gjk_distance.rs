@@ -186,3 +186,48 @@ fn ten_thousand_vertex_polygons_at_ten_kilometres() {
     let brute = polygon_distance(&world_vertices(&a, &id), &world_vertices(&b, &id));
     assert!((d.distance - brute).abs() < 1e-3, "gjk {} vs brute {}", d.distance, brute);
 }
+
+/// The cache warm-starts the next query on a pair that moved a little: fewer
+/// support rounds than a cold start from the centres, whose line is a poor
+/// guess for long thin shapes, and the same distance as the brute force over
+/// every vertex–edge pair.
+#[test]
+fn cached_direction_warm_starts_the_next_query() {
+    use lamina_narrowphase::gjk::{GjkCache, gjk_distance, gjk_distance_cached};
+    // A 500-vertex outline of a 4 m × 0.4 m ellipse.
+    let sliver = || -> Shape {
+        let pts: Vec<Point> = (0..500)
+            .map(|i| {
+                let t = i as f64 / 500.0 * std::f64::consts::TAU;
+                Point::new((4.0 * t.cos()) as Real, (0.4 * t.sin()) as Real)
+            })
+            .collect();
+        Shape::polygon(&pts).unwrap()
+    };
+    let (a, b) = (sliver(), sliver());
+    let mut cache = GjkCache::default();
+    let (mut cold_rounds, mut warm_rounds) = (0, 0);
+    for step in 0..20 {
+        // B lies crosswise above A's right half and slides a little each step.
+        let s = step as Real;
+        let xf = Isometry::new(Vec2::new(2.0 + 0.01 * s, 4.6 + 0.002 * s), 1.4 + 0.003 * s);
+        let warm = gjk_distance_cached(&a, &b, &xf, &mut cache);
+        let cold = gjk_distance(&a, &b, &xf, &-xf.translation.vector);
+        let brute = polygon_distance(&world_vertices(&a, &Isometry::identity()), &world_vertices(&b, &xf));
+        assert!(
+            close(warm.distance as f64, brute, 1e-4),
+            "step {step}: warm {} vs brute {brute}",
+            warm.distance
+        );
+        assert!(
+            close(cold.distance as f64, brute, 1e-4),
+            "step {step}: cold {} vs brute {brute}",
+            cold.distance
+        );
+        if step > 0 {
+            cold_rounds += cold.iterations;
+            warm_rounds += warm.iterations;
+        }
+    }
+    assert!(warm_rounds * 4 <= cold_rounds * 3, "warm {warm_rounds} rounds, cold {cold_rounds}");
+}

@@ -18,7 +18,7 @@
 //! give the same manifold. [`crate::contact_manifold`] takes the points from that
 //! frame straight to the world.
 
-use lamina_geometry::tolerance::LINEAR_SLOP;
+use lamina_geometry::tolerance::REFERENCE_HYSTERESIS;
 use lamina_geometry::{Isometry, Point, Polygon, Real, Rotation, Shape, Vec2};
 use nalgebra::Complex;
 
@@ -122,6 +122,8 @@ struct TopContact {
     manifold: LocalManifold,
     /// From the top frame back to the reference box's own frame.
     turn_back: Rotation,
+    /// The other box's frame to the top frame.
+    incident_to_top: Isometry,
     /// True when the reference edge is B's.
     flip: bool,
 }
@@ -139,7 +141,7 @@ fn collide_on_top(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> Opti
     if separation_a.max(separation_b) > margin + a.radius + b.radius {
         return None;
     }
-    let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
+    let flip = separation_b > separation_a + REFERENCE_HYSTERESIS;
     let (reference, incident, k, separation, incident_to_reference) =
         if flip { (b, a, edge_b, separation_b, xf.inverse()) } else { (a, b, edge_a, separation_a, *xf) };
 
@@ -154,14 +156,14 @@ fn collide_on_top(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> Opti
         id2: (k + 1) & 3,
         radius: reference.radius,
     };
-    let placed = Isometry::from_parts(
+    let incident_to_top = Isometry::from_parts(
         (turn * incident_to_reference.translation.vector).into(),
         turn * incident_to_reference.rotation,
     );
-    let side =
-        incident.edge(most_opposed_edge(placed.rotation.inverse_transform_vector(&Vec2::y())), &placed);
+    let opposed = most_opposed_edge(incident_to_top.rotation.inverse_transform_vector(&Vec2::y()));
+    let side = incident.edge(opposed, &incident_to_top);
     let manifold = manifold_from_edges(&top, &side, separation, flip, margin, true);
-    Some(TopContact { manifold, turn_back: turn.inverse(), flip })
+    Some(TopContact { manifold, turn_back: turn.inverse(), incident_to_top, flip })
 }
 
 /// Box A (its own frame) against box B placed by `xf`.
@@ -188,17 +190,18 @@ pub(crate) fn box_manifold(a: &BoxView, pa: &Isometry, b: &BoxView, pb: &Isometr
     let Some(contact) = collide_on_top(a, b, &xf, margin) else {
         return Manifold::default();
     };
-    let (reference_pose, incident_pose) = if contact.flip { (pb, pa) } else { (pa, pb) };
+    let reference_pose = if contact.flip { pb } else { pa };
     // Composed once, so that a point's world position does not wait on its
     // position in the reference box's frame.
     let top_to_world = reference_pose * contact.turn_back;
     let place = |p: &LocalPoint| {
-        let world = top_to_world * p.point;
         let on_reference = contact.turn_back * p.point;
-        let on_incident = incident_pose.inverse_transform_point(&world);
+        // From the top frame, not back from the world, which rounds at the
+        // world's magnitude far from the origin.
+        let on_incident = contact.incident_to_top.inverse_transform_point(&p.point);
         let (local_a, local_b) =
             if contact.flip { (on_incident, on_reference) } else { (on_reference, on_incident) };
-        ContactPoint { point: world, separation: p.separation, id: p.id, local_a, local_b }
+        ContactPoint { point: top_to_world * p.point, separation: p.separation, id: p.id, local_a, local_b }
     };
     if contact.manifold.points.is_empty() {
         return Manifold::default();

@@ -13,7 +13,7 @@
 //!    and then the contact is one point on the line between them; otherwise the
 //!    incident edge is clipped against the reference edge (`clip.rs`).
 
-use lamina_geometry::tolerance::LINEAR_SLOP;
+use lamina_geometry::tolerance::REFERENCE_HYSTERESIS;
 use lamina_geometry::{Real, Vec2};
 
 use crate::clip::{Edge, FACING_COS, clip, clip_top};
@@ -43,7 +43,7 @@ pub fn clip_features(a: &PolyView, b: &PolyView, margin: Real) -> Option<ClipFea
     if separation_a.max(separation_b) > margin + a.radius + b.radius {
         return None;
     }
-    let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
+    let flip = separation_b > separation_a + REFERENCE_HYSTERESIS;
     let (reference, incident, reference_edge, separation) =
         if flip { (b, a, edge_b, separation_b) } else { (a, b, edge_a, separation_a) };
     let incident_edge = most_opposed_edge(incident, &reference.normals[reference_edge]);
@@ -84,7 +84,7 @@ pub(crate) fn manifold_from_edges(
         },
     };
     let (ref_e, inc_e) = (*ref_e, *inc_e);
-    let apart = separation > 0.1 * LINEAR_SLOP;
+    let apart = separation > REFERENCE_HYSTERESIS;
     // One call site for the clipper, so that it is inlined.
     let closest = if apart { closest_features(&ref_e, &inc_e, margin, true) } else { None };
     let mut manifold = match closest {

@@ -10,7 +10,7 @@
 //! same manifold.
 
 use lamina_geometry::math::{right_perp, try_normalize};
-use lamina_geometry::tolerance::LINEAR_SLOP;
+use lamina_geometry::tolerance::REFERENCE_HYSTERESIS;
 use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
 
 use crate::clip::Edge;
@@ -95,7 +95,7 @@ pub fn collide_segments(a: &SegmentView, b: &SegmentView, margin: Real) -> Local
     if separation_a.max(separation_b) > margin + a.radius + b.radius {
         return LocalManifold::default();
     }
-    let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
+    let flip = separation_b > separation_a + REFERENCE_HYSTERESIS;
     let (reference, incident, reference_edge, separation) =
         if flip { (b, a, edge_b, separation_b) } else { (a, b, edge_a, separation_a) };
     let ref_e = reference.edge(reference_edge);
