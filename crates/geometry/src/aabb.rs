@@ -111,8 +111,14 @@ impl Aabb {
     }
 
     /// The parameter in `[0, max_toi]` at which `ray` enters the box (0 when it
-    /// starts inside), by the slab method; `None` if it misses.
+    /// starts inside), by the slab method; `None` if it misses, and for rays that
+    /// cannot be cast, a NaN or negative `max_toi`, or an inverted box (which
+    /// [`Aabb::intersects`] treats as empty too).
     pub fn cast_ray(&self, ray: &Ray, max_toi: Real) -> Option<Real> {
+        let inverted = !(self.mins.x <= self.maxs.x && self.mins.y <= self.maxs.y);
+        if inverted || !ray.is_castable() || max_toi.is_nan() || max_toi < 0.0 {
+            return None;
+        }
         let mut lower: Real = 0.0;
         let mut upper = max_toi;
         for axis in 0..2 {

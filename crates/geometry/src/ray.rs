@@ -6,7 +6,7 @@
 //! A ray that starts inside a shape hits it at `toi = 0`; its normal is then the
 //! opposite of the ray's direction (there is no surface to report).
 
-use crate::math::{Point, Real, Vec2, cross, is_finite_point, is_finite_vec, right_perp, try_normalize};
+use crate::math::{Point, Real, Vec2, cross, is_finite_point, right_perp, try_normalize};
 
 /// A half-line `origin + dir * t`, `t >= 0`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,10 +39,13 @@ impl Ray {
         self.origin + self.dir * t
     }
 
-    /// True when the ray can be cast: finite origin, finite non-zero direction.
+    /// True when the ray can be cast: finite origin, and a direction whose
+    /// squared length is finite and not zero (longer directions overflow the
+    /// quadratics of the round shapes, and would hit at a NaN time).
     #[inline]
     pub fn is_castable(&self) -> bool {
-        is_finite_point(&self.origin) && is_finite_vec(&self.dir) && self.dir != Vec2::zeros()
+        let length_squared = self.dir.norm_squared();
+        is_finite_point(&self.origin) && length_squared > 0.0 && length_squared.is_finite()
     }
 
     /// The unit vector opposite to the ray, the normal reported for a ray that
@@ -75,11 +78,11 @@ pub(crate) fn ray_circle(ray: &Ray, center: &Point, radius: Real, max_toi: Real)
     // Solve a t² + 2 b t + c = 0 for the smaller root, in the form that does not
     // subtract nearly equal numbers: t = c / (-b + sqrt(b² - a c)).
     let disc = b * b - a * c;
-    if disc < 0.0 {
-        return None;
+    if disc.is_nan() || disc < 0.0 {
+        return None; // a miss, or NaN from a ray that was not castable
     }
     let t = c / (-b + disc.sqrt());
-    if t > max_toi {
+    if t.is_nan() || t > max_toi {
         return None;
     }
     let normal = try_normalize(&(m + ray.dir * t)).unwrap_or_else(|| ray.inside_normal());
@@ -101,8 +104,8 @@ pub(crate) fn ray_segment_front(ray: &Ray, a: &Point, b: &Point, max_toi: Real) 
         return None; // origin behind the segment's line
     }
     let t = num / denom;
-    if t > max_toi {
-        return None;
+    if t.is_nan() || t > max_toi {
+        return None; // too late, or NaN from a ray that was not castable
     }
     // Where along the edge the crossing lies, as a fraction of its length.
     let s = cross(&(ray.origin - a), &ray.dir) / cross(&edge, &ray.dir);

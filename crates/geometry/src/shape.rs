@@ -146,7 +146,7 @@ impl Shape {
     /// The first hit of `ray` (world frame) on the shape placed at `pose`, with
     /// `toi <= max_toi`. Non-finite rays and rays of zero direction never hit.
     pub fn cast_ray(&self, pose: &Isometry, ray: &Ray, max_toi: Real) -> Option<RayHit> {
-        if !ray.is_castable() || max_toi.is_nan() || max_toi < 0.0 {
+        if !ray.is_castable() {
             return None;
         }
         let local =
@@ -157,6 +157,9 @@ impl Shape {
 
     /// [`Shape::cast_ray`] with the ray given in the shape's local frame.
     pub fn cast_local_ray(&self, ray: &Ray, max_toi: Real) -> Option<RayHit> {
+        if !ray.is_castable() || max_toi.is_nan() || max_toi < 0.0 {
+            return None;
+        }
         dispatch!(self, s => s.cast_local_ray(ray, max_toi))
     }
 

@@ -51,6 +51,11 @@ impl Ellipse {
     /// Ray cast in the local frame: scaling by (1/rx, 1/ry) maps the ellipse to
     /// the unit disc and keeps the ray parameter, so it is a circle cast.
     pub fn cast_local_ray(&self, ray: &Ray, max_toi: Real) -> Option<RayHit> {
+        // An ellipse without positive finite radii (made without validation) has
+        // no unit-disc image to cast against.
+        if self.validate().is_err() {
+            return None;
+        }
         let scale = Vec2::new(1.0 / self.rx, 1.0 / self.ry);
         let unit =
             Ray::new(Point::from(ray.origin.coords.component_mul(&scale)), ray.dir.component_mul(&scale));

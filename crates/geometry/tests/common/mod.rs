@@ -127,6 +127,28 @@ pub fn oracle_distance(shape: &Shape, q: &Point) -> Real {
     }
 }
 
+/// Distance from `q` to the shape's boundary, inside or out, from the definitions
+/// (the ellipse by dense sampling, accurate to its sample spacing).
+pub fn oracle_boundary_distance(shape: &Shape, q: &Point) -> Real {
+    match shape {
+        Shape::Circle(c) => (q.coords.norm() - c.radius).abs(),
+        Shape::Segment(s) => segment_distance(&s.a, &s.b, q),
+        Shape::Capsule(c) => (segment_distance(&c.a, &c.b, q) - c.radius).abs(),
+        Shape::Polygon(poly) => {
+            let v = poly.vertices();
+            let n = v.len();
+            let to_edges =
+                (0..n).map(|i| segment_distance(&v[i], &v[(i + 1) % n], q)).fold(Real::MAX, Real::min);
+            // Signed distance to the core: negative inside it.
+            let signed = if inside_ccw(v, q) { -to_edges } else { to_edges };
+            (signed - poly.radius()).abs()
+        }
+        Shape::Ellipse(_) => {
+            boundary_samples(shape, 20_000).iter().map(|b| (b - q).norm()).fold(Real::MAX, Real::min)
+        }
+    }
+}
+
 /// True when `q` is inside the shape, from the definitions.
 pub fn oracle_contains(shape: &Shape, q: &Point) -> bool {
     match shape {
