@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Rng, aabb};
+use common::{Rng, aabb, check_event_order};
 use lamina_broadphase::{PairEvent, SweepAndPrune};
 use lamina_geometry::{Point, Ray, Real, Vec2};
 
@@ -43,9 +43,22 @@ fn transcript(seed: u64) -> Transcript {
             }
         }
         sap.update_pairs(&mut events);
+        // Sorted by key, not by the hash order of these scattered keys.
+        check_event_order(&events);
         all_events.push(events.clone());
         let mut out = Vec::new();
-        sap.query(&aabb(10.0, 10.0, 30.0, 30.0), &mut out).expect("valid");
+        let window = aabb(10.0, 10.0, 30.0, 30.0);
+        sap.query(&window, &mut out).expect("valid");
+        // The query finds exactly the live proxies whose fat boxes touch the window.
+        let mut found = out.clone();
+        found.sort_unstable();
+        let mut expected: Vec<u64> = live
+            .iter()
+            .copied()
+            .filter(|&k| sap.fat_aabb(k).is_some_and(|f| f.intersects(&window)))
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(found, expected);
         queries.push(out);
         let mut hits = Vec::new();
         sap.cast_ray(&Ray::new(Point::new(-1.0, 0.0), Vec2::new(1.0, 0.9)), Real::INFINITY, &mut hits)

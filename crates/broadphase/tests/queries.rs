@@ -69,7 +69,11 @@ fn ray_casts_match_brute_force_nearest_first() {
         for i in 0..300 {
             let origin = Point::new(rng.range(-100.0, 100.0), rng.range(-100.0, 100.0));
             let dir = match i % 4 {
-                0 => Vec2::new(rng.range(-1.0, 1.0), 0.0).map(|v| if v == 0.0 { 1.0 } else { v }),
+                // Horizontal: parallel to one pair of slabs.
+                0 => Vec2::new(
+                    if rng.range(-1.0, 1.0) < 0.0 { -rng.range(0.5, 3.0) } else { rng.range(0.5, 3.0) },
+                    0.0,
+                ),
                 1 => Vec2::new(0.0, rng.range(0.5, 3.0)),
                 _ => Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
             };

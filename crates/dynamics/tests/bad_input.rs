@@ -39,24 +39,34 @@ fn bad_colliders_are_refused() {
     let (mut w, b) = scene();
     let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
     let mass = w.body(b).unwrap().mass();
+    // Each bad description, whether the error is about the shape or a property,
+    // and the bad value the message must name.
     let cases = [
-        ColliderDesc::new(Shape::circle(Real::NAN)),
-        ColliderDesc::new(Shape::circle(-1.0)),
-        ColliderDesc::new(Shape::rectangle(0.0, 1.0)),
-        ColliderDesc::new(Shape::circle(1.0)).density(-2.0),
-        ColliderDesc::new(Shape::circle(1.0)).density(Real::INFINITY),
-        ColliderDesc::new(Shape::circle(1.0)).friction(Real::NAN),
-        ColliderDesc::new(Shape::circle(1.0)).restitution(-0.5),
-        ColliderDesc::new(Shape::circle(1.0)).local_pose(Isometry::translation(Real::NAN, 0.0)),
+        (ColliderDesc::new(Shape::circle(Real::NAN)), true, "NaN"),
+        (ColliderDesc::new(Shape::circle(-1.0)), true, "-1"),
+        (ColliderDesc::new(Shape::rectangle(0.0, 1.0)), true, "0"),
+        (ColliderDesc::new(Shape::circle(1.0)).density(-2.0), false, "-2"),
+        (ColliderDesc::new(Shape::circle(1.0)).density(Real::INFINITY), false, "inf"),
+        (ColliderDesc::new(Shape::circle(1.0)).friction(Real::NAN), false, "NaN"),
+        (ColliderDesc::new(Shape::circle(1.0)).restitution(-0.5), false, "-0.5"),
+        (
+            ColliderDesc::new(Shape::circle(1.0)).local_pose(Isometry::translation(Real::NAN, 0.0)),
+            false,
+            "NaN",
+        ),
     ];
-    for desc in cases {
+    for (desc, shape_error, value) in cases {
         let err = w.add_collider(b, desc.clone()).unwrap_err();
-        assert!(!err.to_string().is_empty());
+        let kind_ok = if shape_error {
+            matches!(err, WorldError::InvalidShape(_))
+        } else {
+            matches!(err, WorldError::InvalidColliderProperty { .. })
+        };
+        assert!(kind_ok, "{desc:?} gave {err:?}");
+        assert!(err.to_string().contains(value), "{desc:?}: '{err}' does not name {value}");
         unchanged(&w, hash, bodies, colliders);
         assert_eq!(w.body(b).unwrap().mass(), mass, "{desc:?} changed the mass");
     }
-    let err = w.add_collider(b, ColliderDesc::new(Shape::circle(1.0)).density(-2.0)).unwrap_err();
-    assert!(err.to_string().contains("-2"), "{err}");
 }
 
 #[test]

@@ -226,7 +226,10 @@ fn fast_ball_does_not_tunnel_through_a_thin_wall() {
     let ball = w.add_body(BodyDesc::dynamic().linear_velocity(Vec2::new(120.0, 0.0)));
     w.add_collider(ball, ColliderDesc::new(Shape::circle(0.1))).unwrap();
     run(&mut w, 0.5);
-    assert!(pos(&w, ball).x < 5.0, "the ball passed the wall: x = {}", pos(&w, ball).x);
+    // Without restitution it stops against the wall's face: 5 − 0.05 − 0.1.
+    let (x, v) = (pos(&w, ball).x, w.body(ball).unwrap().linear_velocity());
+    assert!((x - 4.85).abs() < 0.02, "the ball is at x = {x}, not against the wall");
+    assert!(v.norm() < 0.5, "the ball still moves at {v}");
 }
 
 #[test]
@@ -295,9 +298,12 @@ fn a_body_launched_at_a_wall_meets_it_in_its_first_step() {
         .unwrap();
     for shape in [Shape::circle(0.35), Shape::rectangle(0.35, 0.35)] {
         let b = w.add_body(BodyDesc::dynamic().linear_velocity(Vec2::new(400.0, 0.0)));
-        w.add_collider(b, ColliderDesc::new(shape)).unwrap();
+        w.add_collider(b, ColliderDesc::new(shape.clone())).unwrap();
         run(&mut w, 0.5);
-        assert!(pos(&w, b).x < 5.0, "passed the wall: x = {}", pos(&w, b).x);
+        // Stopped against the wall's face: 5 − 0.35.
+        let (x, v) = (pos(&w, b).x, w.body(b).unwrap().linear_velocity());
+        assert!((x - 4.65).abs() < 0.02, "{shape:?} at x = {x}, not against the wall");
+        assert!(v.norm() < 0.5, "{shape:?} still moves at {v}");
         w.remove_body(b);
     }
 }

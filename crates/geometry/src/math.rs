@@ -98,9 +98,14 @@ mod tests {
             let a = i as f64 / 3600.0 * std::f64::consts::TAU;
             let v = Vec2::new(a.cos() as Real, a.sin() as Real);
             let p = pseudo_angle(&v);
-            assert!(p >= last, "step {i}: {p} < {last}");
+            assert!(p > last, "step {i}: {p} after {last}");
             assert!((0.0..4.0).contains(&p));
             last = p;
+        }
+        // The axes fall on whole quarters, as atan2's on multiples of π/2.
+        let axes = [(1.0, 0.0, 0.0), (0.0, 1.0, 1.0), (-1.0, 0.0, 2.0), (0.0, -1.0, 3.0)];
+        for (x, y, quarter) in axes {
+            assert_eq!(pseudo_angle(&Vec2::new(x, y)), quarter);
         }
     }
 

@@ -41,14 +41,19 @@ proptest! {
 
     #[test]
     fn hull_contains_every_point_and_is_convex_ccw(points in cloud(200)) {
-        if let Ok(hull) = convex_hull(&points) {
-            check_hull(&points, &hull)?;
+        match convex_hull(&points) {
+            Ok(hull) => check_hull(&points, &hull)?,
+            // Refused only for clouds that span (almost) no area.
+            Err(e) => prop_assert!(nearly_collinear(&points), "{e} for a cloud with area"),
         }
     }
 
     #[test]
     fn hull_ignores_input_order_and_duplicates(points in cloud(60), seed in 0usize..1000) {
-        let Ok(hull) = convex_hull(&points) else { return Ok(()); };
+        let Ok(hull) = convex_hull(&points) else {
+            prop_assert!(nearly_collinear(&points), "refused a cloud with area");
+            return Ok(());
+        };
         let mut shuffled: Vec<Point> = points.iter().chain(points.iter()).copied().collect();
         let len = shuffled.len();
         for i in 0..len {
@@ -63,7 +68,10 @@ proptest! {
 
     #[test]
     fn an_outline_in_either_winding_from_any_start_gives_the_same_hull(points in cloud(80), start in 0usize..80, cw in any::<bool>()) {
-        let Ok(hull) = convex_hull(&points) else { return Ok(()); };
+        let Ok(hull) = convex_hull(&points) else {
+            prop_assert!(nearly_collinear(&points), "refused a cloud with area");
+            return Ok(());
+        };
         let n = hull.len();
         let mut outline: Vec<Point> = (0..n).map(|i| hull[(i + start) % n]).collect();
         if cw {

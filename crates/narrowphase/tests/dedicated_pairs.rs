@@ -157,6 +157,7 @@ fn random_segment_shape(rng: &mut Rng) -> Shape {
 #[test]
 fn segment_pairs_match_the_polygon_path() {
     let mut rng = Rng(11);
+    let (mut with_points, mut two_points) = (0, 0);
     for case in 0..20_000 {
         let (a, b) = (random_segment_shape(&mut rng), random_segment_shape(&mut rng));
         let xf = Isometry::new(Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)), rng.angle());
@@ -169,7 +170,11 @@ fn segment_pairs_match_the_polygon_path() {
         let slow = collide_polygons(&PolyView::local(&a), &PolyView::placed(&b, &xf), margin);
         // Both run the same arithmetic: bit-identical answers.
         assert_eq!(fast, slow, "case {case}: {a:?} {b:?} {xf:?}");
+        with_points += usize::from(!fast.points.is_empty());
+        two_points += usize::from(fast.points.len() == 2);
     }
+    // Contacts, including two-point ones, were compared, not only empty answers.
+    assert!(with_points > 3_000 && two_points > 250, "{with_points} {two_points}");
 }
 
 /// A convex polygon of 3 to 8 vertices: the hull of random points around the origin.

@@ -168,6 +168,20 @@ pub fn cloud(max: usize) -> impl Strategy<Value = Vec<Point>> {
     prop::collection::vec((coord(), coord()).prop_map(|(x, y)| p(x, y)), 3..max)
 }
 
+/// True when the cloud spans no area worth a hull: every point within a
+/// thousandth of the cloud's extent of the line through its two farthest-apart
+/// points (measured from the first point and the point farthest from it).
+pub fn nearly_collinear(points: &[Point]) -> bool {
+    let a = points[0];
+    let b = points.iter().copied().fold(a, |f, q| if (q - a).norm() > (f - a).norm() { q } else { f });
+    let extent = (b - a).norm();
+    if extent == 0.0 {
+        return true;
+    }
+    let widest = points.iter().map(|c| ((b - a).perp(&(c - a)) / extent).abs()).fold(0.0, Real::max);
+    widest <= 1e-3 * extent
+}
+
 /// Any built-in shape with sizes in [0.1, 5].
 pub fn any_shape() -> impl Strategy<Value = Shape> {
     let size = || (0.1..5.0f64).prop_map(|v| v as Real);
