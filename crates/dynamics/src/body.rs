@@ -380,8 +380,14 @@ impl Body {
         finite("point.y", point.y)?;
         if self.kind == BodyKind::Dynamic {
             let r = point - self.center;
-            self.force += force;
-            self.torque += r.x * force.y - r.y * force.x;
+            // Finite parts can still add up past the largest number: check the totals.
+            let total = self.force + force;
+            let torque = self.torque + (r.x * force.y - r.y * force.x);
+            finite("total force.x", total.x)?;
+            finite("total force.y", total.y)?;
+            finite("total torque", torque)?;
+            self.force = total;
+            self.torque = torque;
             self.request_wake();
         }
         Ok(())
@@ -391,6 +397,7 @@ impl Body {
     pub fn apply_torque(&mut self, torque: Real) -> Result<(), WorldError> {
         finite("torque", torque)?;
         if self.kind == BodyKind::Dynamic {
+            finite("total torque", self.torque + torque)?;
             self.torque += torque;
             self.request_wake();
         }
@@ -405,8 +412,13 @@ impl Body {
         finite("point.y", point.y)?;
         if self.kind == BodyKind::Dynamic {
             let r = point - self.center;
-            self.linear_velocity += impulse * self.inv_mass;
-            self.angular_velocity += self.inv_inertia * (r.x * impulse.y - r.y * impulse.x);
+            let v = self.linear_velocity + impulse * self.inv_mass;
+            let w = self.angular_velocity + self.inv_inertia * (r.x * impulse.y - r.y * impulse.x);
+            finite("velocity.x after impulse", v.x)?;
+            finite("velocity.y after impulse", v.y)?;
+            finite("angular velocity after impulse", w)?;
+            self.linear_velocity = v;
+            self.angular_velocity = w;
             self.request_wake();
         }
         Ok(())

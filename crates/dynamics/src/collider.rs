@@ -118,8 +118,8 @@ impl ColliderDesc {
             if ok { Ok(()) } else { Err(WorldError::InvalidColliderProperty { name, value }) }
         };
         check("density", self.density, self.density.is_finite() && self.density >= 0.0)?;
-        check("friction", self.friction, self.friction.is_finite() && self.friction >= 0.0)?;
-        check("restitution", self.restitution, self.restitution.is_finite() && self.restitution >= 0.0)?;
+        check("friction", self.friction, (0.0..=MAX_COEFFICIENT).contains(&self.friction))?;
+        check("restitution", self.restitution, (0.0..=MAX_COEFFICIENT).contains(&self.restitution))?;
         let t = self.local_pose.translation.vector;
         let (re, im) = (self.local_pose.rotation.re, self.local_pose.rotation.im);
         check("local_pose.x", t.x, t.x.is_finite())?;
@@ -127,6 +127,12 @@ impl ColliderDesc {
         check("local_pose.rotation", re, re.is_finite() && im.is_finite())
     }
 }
+
+/// The largest friction or restitution coefficient a collider takes. Real
+/// materials stay below about 2 (friction) and 1 (restitution); the bound only
+/// keeps the solver's products of coefficients, impulses and speeds finite
+/// (two frictions of 1e19 mix to infinity in `f32`).
+pub const MAX_COEFFICIENT: Real = 1.0e3;
 
 /// A shape attached to a body.
 #[derive(Clone, Debug)]

@@ -38,7 +38,7 @@ mod step;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyKind};
-pub use collider::{Collider, ColliderDesc, CollisionFilter};
+pub use collider::{Collider, ColliderDesc, CollisionFilter, MAX_COEFFICIENT};
 pub use contact::{Contact, ContactEvent, ContactPointState, SensorEvent};
 pub use error::WorldError;
 pub use profile::StepProfile;

@@ -293,11 +293,30 @@ impl World {
     /// Moves a body to `pose` at once (a teleport: no velocity change) and wakes it.
     pub fn set_body_position(&mut self, key: BodyKey, pose: Isometry) -> Result<(), WorldError> {
         let t = pose.translation.vector;
-        for (name, v) in
-            [("position.x", t.x), ("position.y", t.y), ("rotation", pose.rotation.re + pose.rotation.im)]
+        let (re, im) = (pose.rotation.re, pose.rotation.im);
+        for (name, v) in [("position.x", t.x), ("position.y", t.y), ("rotation.re", re), ("rotation.im", im)]
         {
             if !v.is_finite() {
                 return Err(WorldError::InvalidBodyProperty { name, value: v });
+            }
+        }
+        // A rotation that is not a unit complex number would scale the shapes.
+        let length = (re * re + im * im).sqrt();
+        if (length - 1.0).abs() > 1e-3 {
+            return Err(WorldError::InvalidBodyProperty { name: "rotation length", value: length });
+        }
+        let body = self.bodies.get(key).ok_or(WorldError::StaleBody(key))?;
+        // Every collider's bounds must still fit the broad phase there, checked
+        // before anything moves, so that a refused pose changes nothing.
+        for &c in &body.colliders {
+            let collider = &self.colliders[c];
+            let fat = collider.shape.aabb(&(pose * collider.local_pose)).loosened(AABB_MARGIN);
+            let corners = [fat.mins.x, fat.mins.y, fat.maxs.x, fat.maxs.y];
+            if let Some(&v) = corners.iter().find(|v| !v.is_finite()) {
+                return Err(WorldError::InvalidBodyProperty {
+                    name: "collider bounds at position",
+                    value: v,
+                });
             }
         }
         let body = self.bodies.get_mut(key).ok_or(WorldError::StaleBody(key))?;

@@ -2,7 +2,7 @@
 //! exactly as it was (same state hash, same bodies and colliders).
 
 use lamina_dynamics::{BodyDesc, ColliderDesc, World, WorldError, WorldSettings};
-use lamina_geometry::{Isometry, Real, Shape, Vec2};
+use lamina_geometry::{Isometry, Real, Rotation, Shape, Vec2};
 
 fn scene() -> (World, lamina_dynamics::BodyKey) {
     let mut w = World::new(WorldSettings::default());
@@ -153,4 +153,52 @@ fn extreme_finite_input_stays_finite() {
             assert!(x.is_finite(), "non-finite state {x}");
         }
     }
+}
+
+/// Finite values too large to compute with (frictions whose mix overflows,
+/// forces whose sum overflows) and rotations that are not rotations are
+/// refused with the value, changing nothing.
+#[test]
+fn huge_finite_values_are_refused_or_held() {
+    let (mut w, b) = scene();
+    let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
+    let err = w.add_collider(b, ColliderDesc::new(Shape::circle(1.0)).friction(1e19)).unwrap_err();
+    assert!(matches!(err, WorldError::InvalidColliderProperty { name: "friction", .. }), "{err:?}");
+    unchanged(&w, hash, bodies, colliders);
+
+    let big = Vec2::new(Real::MAX, 0.0);
+    w.body_mut(b).unwrap().apply_force(big).unwrap();
+    let err = w.body_mut(b).unwrap().apply_force(big).unwrap_err();
+    assert!(err.to_string().contains("inf"), "{err}");
+
+    // Twice a unit rotation: a scaling, not a rotation.
+    let here = w.body(b).unwrap().position();
+    let r = Rotation::new(0.3);
+    let doubled = Rotation::new_unchecked(nalgebra::Complex { re: 2.0 * r.re, im: 2.0 * r.im });
+    let hash = w.state_hash();
+    let err = w.set_body_position(b, Isometry::from_parts(here.translation, doubled)).unwrap_err();
+    assert!(err.to_string().contains('2'), "{err}");
+    assert_eq!(w.state_hash(), hash);
+}
+
+/// Speeds beyond the cap, even ones whose square overflows, are held to the
+/// speed cap along their direction; spins to a quarter turn over π per substep.
+#[test]
+fn huge_velocities_are_capped_along_their_direction() {
+    let mut w = World::new(WorldSettings { gravity: Vec2::zeros(), ..WorldSettings::default() });
+    let max = WorldSettings::default().max_linear_speed;
+    let b = w.add_body(BodyDesc::dynamic());
+    w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+    w.body_mut(b).unwrap().set_linear_velocity(Vec2::new(3e38, 3e38)).unwrap();
+    w.body_mut(b).unwrap().set_angular_velocity(1e30).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    let body = w.body(b).unwrap();
+    let v = body.linear_velocity();
+    assert!((v.norm() - max).abs() < 1e-3 * max, "speed {}", v.norm());
+    assert!((v.x - v.y).abs() < 1e-3 * max, "direction {v}");
+    // 4 substeps of at most π/4 each: at most a full turn per step.
+    let spin = body.angular_velocity();
+    assert!(spin.is_finite() && spin <= std::f64::consts::PI as Real / 4.0 * 240.0 * 1.0001, "spin {spin}");
+    let q = body.position().rotation;
+    assert!(((q.re * q.re + q.im * q.im) - 1.0).abs() < 1e-4, "rotation {q:?}");
 }

@@ -24,6 +24,12 @@ pub const SPECULATIVE_DISTANCE: Real = 4.0 * LINEAR_SLOP;
 /// A tenth of the slop, as in Box2D.
 pub const REFERENCE_HYSTERESIS: Real = 0.1 * LINEAR_SLOP;
 
+/// The most a body may turn in one substep, in radians: a quarter turn over π,
+/// as in Box2D. The rotation is advanced by a first-order update, accurate only
+/// for small angles, and a spin set beyond any physical speed (or a huge one that
+/// would overflow) is held to this rate instead of corrupting the rotation.
+pub const MAX_ROTATION_PER_SUBSTEP: Real = 0.25 * std::f64::consts::PI as Real;
+
 /// AABB margin, in metres, that the broad phase adds around a moving shape so
 /// that small motions do not touch the sweep-and-prune structure.
 pub const AABB_MARGIN: Real = 0.1;

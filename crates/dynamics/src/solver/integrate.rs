@@ -1,6 +1,7 @@
 //! Integration of velocities and positions over one substep (symplectic Euler).
 
-use lamina_geometry::{Real, Rotation};
+use lamina_geometry::tolerance::MAX_ROTATION_PER_SUBSTEP;
+use lamina_geometry::{Real, Rotation, Vec2};
 use rayon::prelude::*;
 
 use super::body_state::{BodyParams, BodyState};
@@ -28,13 +29,29 @@ pub(crate) fn integrate_velocities(
 }
 
 fn integrate_velocities_serial(states: &mut [BodyState], params: &[BodyParams], h: Real, max_speed: Real) {
+    let max_spin = MAX_ROTATION_PER_SUBSTEP / h;
     for (s, p) in states.iter_mut().zip(params) {
         let v = (s.v + p.linear_acceleration * h) * p.linear_damping;
         let w = (s.w + p.angular_acceleration * h) * p.angular_damping;
-        let speed2 = v.norm_squared();
-        s.v = if speed2 > max_speed * max_speed { v * (max_speed / speed2.sqrt()) } else { v };
-        s.w = w;
+        s.v = capped(v, max_speed);
+        s.w = w.clamp(-max_spin, max_spin);
     }
+}
+
+/// `v`, shortened to `max_speed` if longer. A speed whose square overflows is
+/// measured on the vector scaled down by its largest component, so that it is
+/// capped along its direction instead of dropping to zero.
+#[inline]
+fn capped(v: Vec2, max_speed: Real) -> Vec2 {
+    let speed2 = v.norm_squared();
+    if speed2 <= max_speed * max_speed {
+        return v;
+    }
+    if speed2.is_finite() {
+        return v * (max_speed / speed2.sqrt());
+    }
+    let unit = v / v.x.abs().max(v.y.abs());
+    unit * (max_speed / unit.norm())
 }
 
 /// dp ← dp + h·v; dq ← dq turned by h·w, renormalised. The rotation is advanced
