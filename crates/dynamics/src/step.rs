@@ -479,7 +479,10 @@ fn finish_body(
     let origin = center - rotation * b.local_center.coords;
     let pose = Isometry::from_parts(origin.coords.into(), rotation);
     let speed = state.v.norm() + b.extent * state.w.abs();
-    let sleep_time = if !b.can_sleep || speed > sleep_speed { 0.0 } else { b.sleep_time + dt };
+    // A kinematic body moves at the velocity it was given, however slow: falling
+    // asleep would stop it.
+    let driven = b.kind == crate::BodyKind::Kinematic && (state.v != Vec2::zeros() || state.w != 0.0);
+    let sleep_time = if !b.can_sleep || driven || speed > sleep_speed { 0.0 } else { b.sleep_time + dt };
     let (ahead, spin) = reach_ahead(state.v, state.w, b.extent, dt);
     let first_aabb = b.colliders.first().map(|&ck| swept_aabb(&colliders[ck], &pose, ahead, spin));
     FinishedBody { linear_velocity: state.v, angular_velocity: state.w, center, pose, sleep_time, first_aabb }

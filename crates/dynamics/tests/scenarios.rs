@@ -248,6 +248,26 @@ fn kinematic_body_moves_at_its_velocity_and_pushes() {
     let _ = Point::origin();
 }
 
+/// A kinematic body slower than the sleep threshold keeps the velocity it was
+/// given: 0.03 m/s and 0.02 rad/s for 3 s (past the 0.5 s sleep time) move it
+/// 0.09 m and turn it 0.06 rad.
+#[test]
+fn slow_kinematic_body_does_not_fall_asleep() {
+    let mut w = world();
+    let k = w.add_body(BodyDesc::kinematic().linear_velocity(Vec2::new(0.03, 0.0)).angular_velocity(0.02));
+    w.add_collider(k, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+    run(&mut w, 3.0);
+    let body = w.body(k).unwrap();
+    assert!(!body.is_sleeping());
+    assert!((body.position().translation.x - 0.09).abs() < 1e-4, "at {}", body.position().translation.x);
+    assert!(
+        (body.position().rotation.angle() - 0.06).abs() < 1e-4,
+        "turned {}",
+        body.position().rotation.angle()
+    );
+    assert_eq!(body.linear_velocity(), Vec2::new(0.03, 0.0));
+}
+
 /// The 100-row pyramid of SCENES.md (`large_pyramid`), 500 steps: how far the
 /// top box sinks and drifts. Box2D v3 reports 0.73 m and 0.017 m. A quality
 /// measurement rather than a test (it takes seconds in release, minutes
