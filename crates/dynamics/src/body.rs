@@ -2,7 +2,7 @@
 
 use lamina_geometry::{Isometry, MassProperties, Point, Real, Rotation, Vec2};
 
-use crate::{ColliderKey, WorldError};
+use crate::{ColliderKey, ContactKey, JointKey, WorldError};
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -193,6 +193,10 @@ pub struct Body {
     pub(crate) force: Vec2,
     pub(crate) torque: Real,
     pub(crate) colliders: Vec<ColliderKey>,
+    /// The body's contacts (touching or not), in no particular order.
+    pub(crate) contacts: Vec<ContactKey>,
+    /// The body's joints, in creation order.
+    pub(crate) joints: Vec<JointKey>,
     /// Largest distance from the centre of mass to a collider point: turns an
     /// angular speed into a surface speed for the sleep test.
     pub(crate) extent: Real,
@@ -237,6 +241,8 @@ impl Body {
             force: Vec2::zeros(),
             torque: 0.0,
             colliders: Vec::new(),
+            contacts: Vec::new(),
+            joints: Vec::new(),
             extent: 0.0,
             awake: movable && !desc.asleep,
             sleep_time: 0.0,
@@ -333,6 +339,11 @@ impl Body {
     /// Replaces the user data.
     pub fn set_user_data(&mut self, data: u64) {
         self.user_data = data;
+    }
+
+    /// The body's joints, in the order they were added.
+    pub fn joints(&self) -> &[JointKey] {
+        &self.joints
     }
 
     /// The body's colliders, in the order they were added.

@@ -1,15 +1,27 @@
 //! Contacts: the persistent state of a pair of colliders whose fat bounding boxes
-//! overlap, from the broad phase's `Begin` to its `End`.
+//! overlap, from the broad phase's `Begin` to its `End`; their creation, their
+//! update by the narrow phase, and their removal.
 //!
 //! Each step the narrow phase refreshes the pair's manifold. New points inherit
 //! the accumulated impulses of the old points with the same feature id, which is
-//! what lets the solver start where it stopped (warm starting).
+//! what lets the solver start where it stopped (warm starting). Every body keeps
+//! the list of its contacts, so that removing a collider or splitting an island
+//! visits only the contacts involved.
 
 use arrayvec::ArrayVec;
+use lamina_broadphase::PairEvent;
 use lamina_geometry::{Point, Real, Vec2};
-use lamina_narrowphase::FeatureId;
+use lamina_narrowphase::{FeatureId, contact_manifold, intersects};
+use rayon::prelude::*;
 
-use crate::{BodyKey, ColliderKey};
+use crate::body::BodyKind;
+use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
+
+/// Below this many active contacts the narrow phase runs on the calling thread.
+const NARROW_PARALLEL_MIN: usize = 256;
+
+/// Contacts per narrow-phase task.
+const NARROW_CHUNK: usize = 64;
 
 /// One point of a contact's manifold, with the solver's memory of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -133,4 +145,276 @@ pub enum SensorEvent {
         /// The collider leaving it.
         visitor: ColliderKey,
     },
+}
+
+/// What the narrow phase found for one contact.
+#[derive(Clone, Debug)]
+pub(crate) enum Collision {
+    /// A sensor pair: do the shapes overlap?
+    Sensor(bool),
+    /// A solid pair: the manifold's normal and points, with the impulses
+    /// carried over from the contact's previous points.
+    Manifold(Vec2, ArrayVec<ContactPointState, 2>),
+}
+
+/// The narrow phase's buffers, kept from step to step.
+#[derive(Default)]
+pub(crate) struct NarrowPhase {
+    pair_events: Vec<PairEvent<ColliderKey>>,
+    active: Vec<ContactKey>,
+    results: Vec<Collision>,
+    /// Dynamic pairs that began (true) or stopped touching.
+    links: Vec<(BodyKey, BodyKey, bool)>,
+    to_wake: Vec<BodyKey>,
+}
+
+impl World {
+    /// Turns the broad phase's pair events into new and destroyed contacts.
+    pub(crate) fn update_pairs(&mut self) {
+        let mut events = std::mem::take(&mut self.narrow.pair_events);
+        self.broad_phase.update_pairs(&mut events);
+        for event in &events {
+            match *event {
+                PairEvent::Begin(a, b) => self.create_contact(a, b),
+                PairEvent::End(a, b) => {
+                    if let Some(key) = self.contact_of_pair.get(&(a, b)).copied() {
+                        self.destroy_contact(key);
+                    }
+                }
+            }
+        }
+        self.narrow.pair_events = events;
+    }
+
+    /// A contact for a new pair `a < b`, if the two colliders may touch.
+    pub(crate) fn create_contact(&mut self, a: ColliderKey, b: ColliderKey) {
+        let (Some(ca), Some(cb)) = (self.colliders.get(a), self.colliders.get(b)) else { return };
+        if ca.body == cb.body || !ca.filter.should_collide(&cb.filter) || (ca.sensor && cb.sensor) {
+            return;
+        }
+        let (kind_a, kind_b) = (self.bodies[ca.body].kind, self.bodies[cb.body].kind);
+        let sensor = ca.sensor || cb.sensor;
+        if !sensor && kind_a != BodyKind::Dynamic && kind_b != BodyKind::Dynamic {
+            return; // fixed and kinematic bodies do not push each other
+        }
+        if !sensor && self.joint_forbids_contact(ca.body, cb.body) {
+            return;
+        }
+        let contact = Contact {
+            collider_a: a,
+            collider_b: b,
+            body_a: ca.body,
+            body_b: cb.body,
+            friction: self.settings.friction_mixing.mix(ca.friction, cb.friction),
+            restitution: self.settings.restitution_mixing.mix(ca.restitution, cb.restitution),
+            sensor,
+            normal: Vec2::zeros(),
+            points: ArrayVec::new(),
+            touching: false,
+        };
+        let (body_a, body_b) = (ca.body, cb.body);
+        let key = self.contacts.insert(contact);
+        self.contact_of_pair.insert((a, b), key);
+        self.bodies[body_a].contacts.push(key);
+        self.bodies[body_b].contacts.push(key);
+    }
+
+    /// Destroys a contact, reporting its end if it touched, and wakes both bodies.
+    pub(crate) fn destroy_contact(&mut self, key: ContactKey) {
+        let Some(c) = self.contacts.remove(key) else { return };
+        self.contact_of_pair.remove(&(c.collider_a, c.collider_b));
+        for body in [c.body_a, c.body_b] {
+            if let Some(b) = self.bodies.get_mut(body) {
+                if let Some(at) = b.contacts.iter().position(|&k| k == key) {
+                    b.contacts.swap_remove(at);
+                }
+            }
+        }
+        if c.touching {
+            self.report_touching(c.collider_a, c.collider_b, c.sensor, false);
+            self.wake_body(c.body_a);
+            self.wake_body(c.body_b);
+            if !c.sensor {
+                self.islands.unlink(&self.bodies, c.body_a);
+            }
+        }
+    }
+
+    /// Destroys the contacts of collider `key`.
+    pub(crate) fn destroy_contacts_of_collider(&mut self, key: ColliderKey) {
+        let body = self.colliders[key].body;
+        let mut doomed = std::mem::take(&mut self.narrow.active);
+        doomed.clear();
+        doomed.extend(self.bodies[body].contacts.iter().copied().filter(|&k| {
+            let c = &self.contacts[k];
+            c.collider_a == key || c.collider_b == key
+        }));
+        for &contact in &doomed {
+            self.destroy_contact(contact);
+        }
+        self.narrow.active = doomed;
+    }
+
+    /// Destroys the solid contacts between bodies `a` and `b` (sensors stay).
+    pub(crate) fn destroy_contacts_between(&mut self, a: BodyKey, b: BodyKey) {
+        let mut doomed = std::mem::take(&mut self.narrow.active);
+        doomed.clear();
+        doomed.extend(self.bodies[a].contacts.iter().copied().filter(|&k| {
+            let c = &self.contacts[k];
+            !c.sensor && (c.body_a == b || c.body_b == b)
+        }));
+        for &contact in &doomed {
+            self.destroy_contact(contact);
+        }
+        self.narrow.active = doomed;
+    }
+
+    /// Creates the contacts between bodies `a` and `b` whose colliders' fat
+    /// boxes overlap but have none (a joint that kept them apart was removed).
+    pub(crate) fn create_contacts_between(&mut self, a: BodyKey, b: BodyKey) {
+        let (Some(ba), Some(bb)) = (self.bodies.get(a), self.bodies.get(b)) else { return };
+        let pairs: Vec<(ColliderKey, ColliderKey)> = ba
+            .colliders
+            .iter()
+            .flat_map(|&ca| bb.colliders.iter().map(move |&cb| if ca < cb { (ca, cb) } else { (cb, ca) }))
+            .filter(|&(x, y)| {
+                self.broad_phase.contains_pair(x, y) && !self.contact_of_pair.contains_key(&(x, y))
+            })
+            .collect();
+        for (x, y) in pairs {
+            self.create_contact(x, y);
+        }
+    }
+
+    /// Refreshes the manifold of every contact with an awake body, reports
+    /// touching changes, and wakes sleeping bodies that something touches.
+    ///
+    /// The manifolds are computed in parallel, each from its own pair alone
+    /// (impulses carried over included), into a buffer in contact order;
+    /// applying them (storing, events, waking) is then a serial pass in the same
+    /// order, so the result does not depend on the thread count.
+    pub(crate) fn update_contacts(&mut self, dt: Real) {
+        let mut active = std::mem::take(&mut self.narrow.active);
+        active.clear();
+        active.extend(
+            self.contacts
+                .iter()
+                .filter(|(_, c)| self.bodies[c.body_a].awake || self.bodies[c.body_b].awake)
+                .map(|(k, _)| k),
+        );
+        let mut results = std::mem::take(&mut self.narrow.results);
+        let world = &*self;
+        let settings = self.settings;
+        if active.len() < NARROW_PARALLEL_MIN {
+            results.clear();
+            results.extend(active.iter().map(|&k| world.collide(k, dt, &settings)));
+        } else {
+            active
+                .par_iter()
+                .with_min_len(NARROW_CHUNK)
+                .map(|&k| world.collide(k, dt, &settings))
+                .collect_into_vec(&mut results);
+        }
+
+        let mut to_wake = std::mem::take(&mut self.narrow.to_wake);
+        to_wake.clear();
+        let mut links = std::mem::take(&mut self.narrow.links);
+        links.clear();
+        for (&key, result) in active.iter().zip(results.drain(..)) {
+            let c = &mut self.contacts[key];
+            let was_touching = c.touching;
+            match result {
+                Collision::Sensor(overlap) => c.touching = overlap,
+                Collision::Manifold(normal, points) => {
+                    c.normal = normal;
+                    c.points = points;
+                    c.touching = !c.points.is_empty();
+                }
+            }
+            if c.touching != was_touching && !c.sensor {
+                let dynamic = |k: BodyKey| self.bodies[k].kind == BodyKind::Dynamic;
+                if dynamic(c.body_a) && dynamic(c.body_b) {
+                    links.push((c.body_a, c.body_b, c.touching));
+                }
+            }
+            if c.touching && !c.sensor {
+                for body in [c.body_a, c.body_b] {
+                    let b = &self.bodies[body];
+                    if !b.awake && b.kind != BodyKind::Fixed {
+                        to_wake.push(body);
+                    }
+                }
+            }
+            if c.touching != was_touching {
+                let (a, b, sensor, touching) = (c.collider_a, c.collider_b, c.sensor, c.touching);
+                self.report_touching(a, b, sensor, touching);
+            }
+        }
+        for &key in &to_wake {
+            self.wake_body(key);
+        }
+        // Islands follow the touching changes, after the wake-ups above.
+        for &(a, b, touching) in &links {
+            if touching {
+                self.islands.link(&mut self.bodies, a, b);
+            } else {
+                self.islands.unlink(&self.bodies, a);
+            }
+        }
+        self.narrow.links = links;
+        self.narrow.to_wake = to_wake;
+        self.narrow.active = active;
+        self.narrow.results = results;
+    }
+
+    /// The new manifold (or sensor overlap) of one contact, from the current poses.
+    fn collide(&self, key: ContactKey, dt: Real, settings: &WorldSettings) -> Collision {
+        let c = &self.contacts[key];
+        let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+        let (ca, cb) = (&self.colliders[c.collider_a], &self.colliders[c.collider_b]);
+        let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
+        if c.sensor {
+            return Collision::Sensor(intersects(&ca.shape, &pose_a, &cb.shape, &pose_b));
+        }
+        // A body can close this much distance during the step: the speculative
+        // margin that lets fast bodies land without sinking.
+        let reach = |b: &crate::Body| (b.linear_velocity.norm() + b.angular_velocity.abs() * b.extent) * dt;
+        let margin =
+            settings.speculative_distance + reach(ba) + reach(bb) + settings.gravity.norm() * dt * dt;
+        let m = contact_manifold(&ca.shape, &pose_a, &cb.shape, &pose_b, margin);
+        let mut points = ArrayVec::new();
+        for p in &m.points {
+            points.push(ContactPointState {
+                point: p.point,
+                local_a: ca.local_pose * p.local_a,
+                local_b: cb.local_pose * p.local_b,
+                separation: p.separation,
+                id: p.id,
+                normal_impulse: 0.0,
+                tangent_impulse: 0.0,
+            });
+        }
+        c.carry_impulses(&mut points, settings.enable_warm_starting);
+        Collision::Manifold(m.normal, points)
+    }
+
+    /// Records that the pair `a`, `b` began (`touching`) or stopped touching: a
+    /// sensor event, with the sensor named first, or a contact event.
+    pub(crate) fn report_touching(&mut self, a: ColliderKey, b: ColliderKey, sensor: bool, touching: bool) {
+        if sensor {
+            let a_is_sensor = self.colliders.get(a).is_some_and(|x| x.sensor);
+            let (sensor, visitor) = if a_is_sensor { (a, b) } else { (b, a) };
+            self.sensor_events.push(if touching {
+                SensorEvent::Begin { sensor, visitor }
+            } else {
+                SensorEvent::End { sensor, visitor }
+            });
+        } else {
+            self.contact_events.push(if touching {
+                ContactEvent::Begin { a, b }
+            } else {
+                ContactEvent::End { a, b }
+            });
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use lamina_geometry::{Real, ShapeError};
 use std::fmt;
 
-use crate::{BodyKey, ColliderKey};
+use crate::{BodyKey, ColliderKey, JointKey};
 
 /// Why a world call was refused. The world is left exactly as it was.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,6 +35,26 @@ pub enum WorldError {
         /// The value given.
         value: Real,
     },
+    /// The joint was removed (or never belonged to this world).
+    StaleJoint(JointKey),
+    /// A joint needs two different bodies.
+    SameBodies(BodyKey),
+    /// A joint property (anchor, axis, limit, force, spring, ...) is not
+    /// finite or out of range.
+    InvalidJointProperty {
+        /// Which property.
+        name: &'static str,
+        /// The offending value.
+        value: Real,
+    },
+    /// The call does not apply to this kind of joint (a mouse target on a
+    /// revolute joint, say).
+    WrongJointKind {
+        /// What was asked for.
+        name: &'static str,
+        /// The joint's kind.
+        kind: crate::JointKind,
+    },
     /// The time step must be finite and positive.
     InvalidTimeStep {
         /// The time step given, in seconds.
@@ -60,6 +80,16 @@ impl fmt::Display for WorldError {
             }
             WorldError::InvalidSetting { name, value } => {
                 write!(f, "world setting {name} is out of range: {value}")
+            }
+            WorldError::StaleJoint(k) => {
+                write!(f, "joint {k:?} is not in this world (removed, or from another world)")
+            }
+            WorldError::SameBodies(k) => write!(f, "a joint needs two different bodies, got {k:?} twice"),
+            WorldError::InvalidJointProperty { name, value } => {
+                write!(f, "joint {name} is out of range: {value}")
+            }
+            WorldError::WrongJointKind { name, kind } => {
+                write!(f, "a {kind:?} joint has no {name}")
             }
             WorldError::InvalidTimeStep { dt } => {
                 write!(f, "time step must be finite and greater than 0 s, got {dt}")

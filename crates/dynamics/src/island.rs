@@ -1,16 +1,19 @@
 //! Persistent islands, for sleep.
 //!
-//! An island is a set of movable bodies linked by touching contacts. Every
+//! An island is a set of movable bodies linked by touching contacts and by
+//! joints. Every
 //! dynamic or kinematic body is in exactly one island from the moment it is
 //! added; fixed bodies are in none (they never link two bodies into one island,
 //! so one ground does not make the whole world a single island). Islands are kept
 //! from step to step:
 //!
-//! - a contact between two dynamic bodies that starts touching **merges** their
-//!   islands (the smaller one's bodies move into the larger);
-//! - a contact that stops touching only marks its island as possibly split
-//!   (**lazily**): finding the pieces costs a pass over the contacts, so it is
-//!   done only when the island is about to fall asleep;
+//! - a contact between two dynamic bodies that starts touching, or a joint
+//!   between two movable bodies, **merges** their islands (the smaller one's
+//!   bodies move into the larger);
+//! - a contact that stops touching, or a joint removed, only marks its island
+//!   as possibly split (**lazily**): finding the pieces costs a pass over the
+//!   members' contacts and joints, so it is done only when the island is about
+//!   to fall asleep;
 //! - an island whose bodies have all rested for the sleep time **sleeps** as a
 //!   whole (split first, if marked, so that each piece sleeps and wakes on its
 //!   own), costs nothing per step, and **wakes** as a whole when something touches
@@ -21,7 +24,8 @@ use slotmap::SlotMap;
 
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
-use crate::{BodyKey, ContactKey};
+use crate::joint::Joint;
+use crate::{BodyKey, ContactKey, JointKey};
 
 /// One island: its bodies, whether it is awake, and whether it may have split.
 #[derive(Debug, Default)]
@@ -73,7 +77,8 @@ impl Islands {
         bodies[key].island = NO_INDEX;
     }
 
-    /// Two dynamic bodies started touching: one island from now on.
+    /// Two dynamic bodies started touching, or two movable bodies were
+    /// jointed: one island from now on.
     pub fn link(&mut self, bodies: &mut SlotMap<BodyKey, Body>, a: BodyKey, b: BodyKey) {
         self.wake(bodies, a);
         self.wake(bodies, b);
@@ -99,7 +104,7 @@ impl Islands {
         self.release(gone);
     }
 
-    /// Two bodies stopped touching: their island may have come apart.
+    /// Two bodies stopped touching or lost a joint: their island may have come apart.
     pub fn unlink(&mut self, bodies: &SlotMap<BodyKey, Body>, a: BodyKey) {
         if let Some(id) = bodies.get(a).map(|b| b.island).filter(|&id| id != NO_INDEX) {
             self.slots[id as usize].maybe_split = true;
@@ -132,6 +137,7 @@ impl Islands {
         &mut self,
         bodies: &mut SlotMap<BodyKey, Body>,
         contacts: &SlotMap<ContactKey, Contact>,
+        joints: &SlotMap<JointKey, Joint>,
         body_count: usize,
         time_to_sleep: Real,
     ) {
@@ -144,7 +150,7 @@ impl Islands {
             // A marked island is split as soon as some of it rests, so that a
             // piece at rest can sleep while another piece still moves.
             if island.maybe_split && island.members.iter().any(|&m| rested(&bodies[m])) {
-                self.split(id, bodies, contacts, body_count);
+                self.split(id, bodies, contacts, joints, body_count);
                 for k in 0..self.pieces.len() {
                     let piece = self.pieces[k];
                     if self.slots[piece as usize].members.iter().all(|&m| rested(&bodies[m])) {
@@ -157,7 +163,8 @@ impl Islands {
         }
     }
 
-    /// Finds the pieces of island `id` by union–find over its touching contacts,
+    /// Finds the pieces of island `id` by union–find over its members' touching
+    /// contacts and joints,
     /// keeps the first piece in `id` and gives the others new (awake) islands;
     /// all of them are listed in `pieces`.
     fn split(
@@ -165,6 +172,7 @@ impl Islands {
         id: u32,
         bodies: &mut SlotMap<BodyKey, Body>,
         contacts: &SlotMap<ContactKey, Contact>,
+        joints: &SlotMap<JointKey, Joint>,
         body_count: usize,
     ) {
         let mut members = std::mem::take(&mut self.slots[id as usize].members);
@@ -174,11 +182,20 @@ impl Islands {
             let i = bodies[m].solver_index;
             self.parent[i as usize] = i;
         }
-        for c in contacts.values().filter(|c| c.touching && !c.sensor) {
-            let (Some(a), Some(b)) = (bodies.get(c.body_a), bodies.get(c.body_b)) else { continue };
-            if a.island == id && b.island == id && a.kind == BodyKind::Dynamic && b.kind == BodyKind::Dynamic
-            {
-                self.union(a.solver_index, b.solver_index);
+        for &m in &members {
+            let body = &bodies[m];
+            let touching = body.contacts.iter().map(|&k| &contacts[k]).filter(|c| c.touching && !c.sensor);
+            for c in touching {
+                let other = &bodies[if c.body_a == m { c.body_b } else { c.body_a }];
+                if other.island == id && body.kind == BodyKind::Dynamic && other.kind == BodyKind::Dynamic {
+                    self.union(body.solver_index, other.solver_index);
+                }
+            }
+            for j in body.joints.iter().map(|&k| &joints[k]) {
+                let other = if j.desc.body_a == m { j.desc.body_b } else { j.desc.body_a };
+                if let Some(other) = bodies.get(other).filter(|o| o.island == id) {
+                    self.union(body.solver_index, other.solver_index);
+                }
             }
         }
         self.groups.clear();

@@ -18,6 +18,9 @@
 //! # Ok::<(), lamina_dynamics::WorldError>(())
 //! ```
 //!
+//! Joints ([`JointDesc`]: revolute, prismatic, weld, distance, wheel, motor
+//! and mouse) are solved in the same soft step as the contacts.
+//!
 //! One [`World::step`] runs, in this order: the broad phase (pairs of fat boxes
 //! that began or stopped overlapping create and destroy contacts), the narrow
 //! phase (each contact with an awake body refreshes its manifold, carrying
@@ -30,7 +33,9 @@ mod body;
 mod collider;
 mod contact;
 mod error;
+mod finalize;
 mod island;
+mod joint;
 mod profile;
 mod settings;
 mod solver;
@@ -41,6 +46,7 @@ pub use body::{Body, BodyDesc, BodyKind};
 pub use collider::{Collider, ColliderDesc, CollisionFilter, MAX_COEFFICIENT};
 pub use contact::{Contact, ContactEvent, ContactPointState, SensorEvent};
 pub use error::WorldError;
+pub use joint::{Joint, JointDesc, JointKind, JointMotion, Motor, Spring};
 pub use profile::StepProfile;
 pub use settings::{MixRule, WorldSettings};
 pub use world::World;
@@ -52,4 +58,7 @@ slotmap::new_key_type! {
     pub struct ColliderKey;
     /// A handle to a contact (internal bookkeeping).
     pub struct ContactKey;
+    /// A handle to a joint of a [`World`]; stays valid until the joint or one
+    /// of its bodies is removed.
+    pub struct JointKey;
 }

@@ -25,4 +25,6 @@ pub struct StepProfile {
     pub touching_contacts: usize,
     /// Contact constraints solved.
     pub constraints: usize,
+    /// Joints solved (those with an awake body).
+    pub joints: usize,
 }

@@ -53,6 +53,12 @@ pub struct WorldSettings {
     /// The fastest a contact pushes overlapping shapes apart, m/s: deep overlap
     /// is resolved calmly instead of launching bodies. Default 3.
     pub contact_push_max_velocity: Real,
+    /// Stiffness of joints' rigid rows, Hz (a joint may set its own). Capped,
+    /// like contacts, at a quarter of the substep rate. Default 60.
+    pub joint_hertz: Real,
+    /// Damping ratio of joints' rigid rows. Default 2 (Box2D's), well damped
+    /// without being sluggish.
+    pub joint_damping_ratio: Real,
     /// Approach speeds below this, m/s, do not bounce, so resting contacts with
     /// restitution settle instead of chattering. Default 1.
     pub restitution_threshold: Real,
@@ -85,6 +91,8 @@ impl Default for WorldSettings {
             contact_hertz: 50.0,
             contact_damping_ratio: 10.0,
             contact_push_max_velocity: 3.0,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
             restitution_threshold: 1.0,
             speculative_distance: SPECULATIVE_DISTANCE,
             sleep_linear_velocity: 0.05,
@@ -119,6 +127,8 @@ impl WorldSettings {
             self.contact_push_max_velocity,
             non_negative(self.contact_push_max_velocity),
         )?;
+        check("joint_hertz", self.joint_hertz, non_negative(self.joint_hertz))?;
+        check("joint_damping_ratio", self.joint_damping_ratio, non_negative(self.joint_damping_ratio))?;
         check("restitution_threshold", self.restitution_threshold, non_negative(self.restitution_threshold))?;
         check("speculative_distance", self.speculative_distance, non_negative(self.speculative_distance))?;
         check("sleep_linear_velocity", self.sleep_linear_velocity, non_negative(self.sleep_linear_velocity))?;

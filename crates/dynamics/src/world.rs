@@ -1,21 +1,21 @@
-//! The [`World`]: it owns bodies, colliders and contacts, and steps them.
+//! The [`World`]: it owns bodies, colliders, joints and contacts, and steps them.
 
 use std::collections::HashMap;
 
-use lamina_broadphase::{PairEvent, SweepAndPrune};
+use lamina_broadphase::SweepAndPrune;
 use lamina_geometry::tolerance::AABB_MARGIN;
 use lamina_geometry::{Isometry, Real, Vec2};
 use slotmap::SlotMap;
 
 use crate::body::{Body, BodyDesc, BodyKind};
 use crate::collider::{Collider, ColliderDesc};
-use crate::contact::{Contact, ContactEvent, SensorEvent};
+use crate::contact::{Contact, ContactEvent, NarrowPhase, SensorEvent};
+use crate::finalize::FinishedBody;
 use crate::island::Islands;
+use crate::joint::Joint;
 use crate::profile::StepProfile;
-use crate::solver::body_state::{BodyParams, BodyState};
-use crate::solver::coloring::COLOR_COUNT;
-use crate::solver::contact_bundle::ContactBundle;
-use crate::{BodyKey, ColliderKey, ContactKey, WorldError, WorldSettings};
+use crate::solver::Solver;
+use crate::{BodyKey, ColliderKey, ContactKey, JointKey, WorldError, WorldSettings};
 
 /// A 2D physics world: bodies with colliders, stepped by [`World::step`].
 pub struct World {
@@ -23,6 +23,7 @@ pub struct World {
     pub(crate) bodies: SlotMap<BodyKey, Body>,
     pub(crate) colliders: SlotMap<ColliderKey, Collider>,
     pub(crate) broad_phase: SweepAndPrune<ColliderKey>,
+    pub(crate) joints: SlotMap<JointKey, Joint>,
     pub(crate) contacts: SlotMap<ContactKey, Contact>,
     /// Finds a pair's contact; never iterated, so its order cannot leak out.
     pub(crate) contact_of_pair: HashMap<(ColliderKey, ColliderKey), ContactKey>,
@@ -30,29 +31,13 @@ pub struct World {
     pub(crate) contact_events: Vec<ContactEvent>,
     pub(crate) sensor_events: Vec<SensorEvent>,
     pub(crate) profile: StepProfile,
-    pub(crate) scratch: Scratch,
-}
-
-/// Buffers reused from step to step, so that a warm step allocates nothing.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    pub pair_events: Vec<PairEvent<ColliderKey>>,
-    pub awake: Vec<BodyKey>,
-    pub states: Vec<BodyState>,
-    pub params: Vec<BodyParams>,
-    /// The contact of each constraint, and its bodies' solver indices.
-    pub constraint_contacts: Vec<ContactKey>,
-    pub constraint_bodies: Vec<(u32, u32)>,
-    /// The constraints packed in lanes, colour by colour.
-    pub bundles: Vec<ContactBundle>,
-    /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.
-    pub bundle_starts: [usize; COLOR_COUNT + 1],
-    pub to_wake: Vec<BodyKey>,
-    pub coloring: crate::solver::coloring::Coloring,
-    pub active_contacts: Vec<ContactKey>,
-    pub links: Vec<(BodyKey, BodyKey, bool)>,
-    pub narrow_results: Vec<crate::step::Collision>,
-    pub finished: Vec<crate::step::FinishedBody>,
+    /// Each subsystem's buffers, reused from step to step so that a warm step
+    /// allocates nothing.
+    pub(crate) narrow: NarrowPhase,
+    pub(crate) solver: Solver,
+    pub(crate) finished: Vec<FinishedBody>,
+    /// Bodies to wake or refresh, gathered before they are visited.
+    pub(crate) wake_scratch: Vec<BodyKey>,
 }
 
 impl World {
@@ -75,13 +60,17 @@ impl World {
             bodies: SlotMap::with_key(),
             colliders: SlotMap::with_key(),
             broad_phase,
+            joints: SlotMap::with_key(),
             contacts: SlotMap::with_key(),
             contact_of_pair: HashMap::new(),
             islands: Islands::default(),
             contact_events: Vec::new(),
             sensor_events: Vec::new(),
             profile: StepProfile::default(),
-            scratch: Scratch::default(),
+            narrow: NarrowPhase::default(),
+            solver: Solver::default(),
+            finished: Vec::new(),
+            wake_scratch: Vec::new(),
         }
     }
 
@@ -164,12 +153,16 @@ impl World {
         Ok(())
     }
 
-    /// Removes a body with its colliders and contacts, and wakes what touched
-    /// it. Returns false for a stale key.
+    /// Removes a body with its joints, colliders and contacts, and wakes what
+    /// touched it or was jointed to it. Returns false for a stale key.
     pub fn remove_body(&mut self, key: BodyKey) -> bool {
         let Some(body) = self.bodies.get(key) else { return false };
         let colliders = body.colliders.clone();
+        let joints = body.joints.clone();
         self.wake_body(key);
+        for joint in joints {
+            let _ = self.remove_joint(joint);
+        }
         for c in colliders {
             self.detach_collider(c);
         }
@@ -182,50 +175,8 @@ impl World {
     /// waking the bodies on the other side.
     fn detach_collider(&mut self, key: ColliderKey) {
         let _ = self.broad_phase.remove(key);
-        let doomed: Vec<ContactKey> = self
-            .contacts
-            .iter()
-            .filter(|(_, c)| c.collider_a == key || c.collider_b == key)
-            .map(|(k, _)| k)
-            .collect();
-        for contact in doomed {
-            self.destroy_contact(contact);
-        }
+        self.destroy_contacts_of_collider(key);
         self.colliders.remove(key);
-    }
-
-    /// Destroys a contact, reporting its end if it touched, and wakes both bodies.
-    pub(crate) fn destroy_contact(&mut self, key: ContactKey) {
-        let Some(c) = self.contacts.remove(key) else { return };
-        self.contact_of_pair.remove(&(c.collider_a, c.collider_b));
-        if c.touching {
-            self.report_touching(c.collider_a, c.collider_b, c.sensor, false);
-            self.wake_body(c.body_a);
-            self.wake_body(c.body_b);
-            if !c.sensor {
-                self.islands.unlink(&self.bodies, c.body_a);
-            }
-        }
-    }
-
-    /// Records that the pair `a`, `b` began (`touching`) or stopped touching: a
-    /// sensor event, with the sensor named first, or a contact event.
-    pub(crate) fn report_touching(&mut self, a: ColliderKey, b: ColliderKey, sensor: bool, touching: bool) {
-        if sensor {
-            let a_is_sensor = self.colliders.get(a).is_some_and(|x| x.sensor);
-            let (sensor, visitor) = if a_is_sensor { (a, b) } else { (b, a) };
-            self.sensor_events.push(if touching {
-                SensorEvent::Begin { sensor, visitor }
-            } else {
-                SensorEvent::End { sensor, visitor }
-            });
-        } else {
-            self.contact_events.push(if touching {
-                ContactEvent::Begin { a, b }
-            } else {
-                ContactEvent::End { a, b }
-            });
-        }
     }
 
     /// Sums the colliders' mass properties into the body.
@@ -258,6 +209,18 @@ impl World {
                 self.islands.wake(&mut self.bodies, key);
             }
         }
+    }
+
+    /// Wakes sleeping bodies the user changed since the last step.
+    pub(crate) fn wake_requested_bodies(&mut self) {
+        let mut to_wake = std::mem::take(&mut self.wake_scratch);
+        to_wake.clear();
+        to_wake.extend(self.bodies.iter().filter(|(_, b)| b.wake_requested).map(|(k, _)| k));
+        for &key in &to_wake {
+            self.bodies[key].wake_requested = false;
+            self.wake_body(key);
+        }
+        self.wake_scratch = to_wake;
     }
 
     /// Wakes every sleeping body.

@@ -2,8 +2,10 @@
 
 use lamina_geometry::{Real, Rotation, Vec2};
 
+use std::marker::PhantomData;
+
 use super::lanes::{LANES, RotW, Vec2W, Wide};
-use super::parallel::States;
+use crate::body::NO_INDEX;
 
 /// What changes during the substeps: 28 bytes in f32, so two bodies share a
 /// cache line and a contact touches at most two lines of body data.
@@ -27,6 +29,52 @@ impl BodyState {
         dp: Vec2::new(0.0, 0.0),
         dq: Rotation::new_unchecked(nalgebra::Complex { re: 1.0, im: 0.0 }),
     };
+}
+
+/// Body states shared by the threads solving one colour: constraints of one
+/// colour share no movable body, so each thread touches its own states.
+pub(crate) struct States<'a> {
+    ptr: *mut BodyState,
+    len: usize,
+    _slice: PhantomData<&'a mut [BodyState]>,
+}
+
+// SAFETY: `States` only hands out copies of single states and writes single
+// states; the colouring guarantees that concurrent calls use different indices.
+unsafe impl Sync for States<'_> {}
+
+impl<'a> States<'a> {
+    pub fn new(states: &'a mut [BodyState]) -> Self {
+        Self { ptr: states.as_mut_ptr(), len: states.len(), _slice: PhantomData }
+    }
+
+    /// The state of body `i`; immovable bodies (`NO_INDEX`) read as fixed.
+    #[inline]
+    pub fn load(&self, i: u32) -> BodyState {
+        if i == NO_INDEX {
+            return BodyState::FIXED;
+        }
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds (checked above); no other thread writes index `i`
+        // while this colour is solved.
+        unsafe { self.ptr.add(i as usize).read() }
+    }
+
+    /// Writes back body `i`'s velocities; immovable bodies are left alone.
+    #[inline]
+    pub fn store_velocity(&self, i: u32, v: Vec2, w: Real) {
+        if i == NO_INDEX {
+            return;
+        }
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; index `i` belongs to one constraint of this colour,
+        // which only one thread solves.
+        unsafe {
+            let s = self.ptr.add(i as usize);
+            (*s).v = v;
+            (*s).w = w;
+        }
+    }
 }
 
 /// What stays fixed during the step.

@@ -16,10 +16,10 @@ use lamina_geometry::Real;
 use rayon::prelude::*;
 
 use super::body_state::BodiesW;
-use super::coloring::{COLOR_COUNT, Coloring};
+use super::body_state::States;
+use super::constraint_graph::{COLOR_COUNT, ColorOrder, OVERFLOW};
 use super::contact_solver::ContactConstraint;
 use super::lanes::{LANES, Mask, ONE, Vec2W, Wide, ZERO, lane, max, min, select, set_flag};
-use super::parallel::States;
 use crate::body::NO_INDEX;
 
 /// One manifold point of every lane.
@@ -297,14 +297,14 @@ const PACK_CHUNK: usize = 64;
 /// bodies, gets one constraint per bundle. Bundles are filled in parallel;
 /// each depends only on its own constraints.
 pub(crate) fn pack_bundles<F>(
-    coloring: &Coloring,
+    coloring: &ColorOrder,
     bundles: &mut Vec<ContactBundle>,
     starts: &mut [usize; COLOR_COUNT + 1],
     prepare: F,
 ) where
     F: Fn(u32) -> ContactConstraint + Sync,
 {
-    let width = |color: usize| if color == COLOR_COUNT - 1 { 1 } else { LANES };
+    let width = |color: usize| if color == OVERFLOW { 1 } else { LANES };
     starts[0] = 0;
     for color in 0..COLOR_COUNT {
         let count = coloring.starts[color + 1] - coloring.starts[color];

@@ -1,29 +1,37 @@
 //! The soft-step solver (after Box2D v3's "soft step", E. Catto, 2024).
 //!
-//! One step of length `dt` is split into `n` substeps of `h = dt / n`. Contact
-//! constraints are prepared once per step (anchors, effective masses, softness),
-//! then every substep runs, in this order:
+//! One step of length `dt` is split into `n` substeps of `h = dt / n`. Joints
+//! and contacts are prepared once per step (anchors, effective masses,
+//! softness), then every substep runs, in this order:
 //!
 //! 1. integrate velocities (gravity, forces, damping);
 //! 2. warm start: apply the accumulated impulses;
-//! 3. solve contacts with a soft bias that pushes overlap out like a stiff,
-//!    heavily damped spring (speculative points may close their gap, no more);
+//! 3. solve joints and contacts with a soft bias that pulls errors out like a
+//!    stiff, damped spring (speculative contact points and joint limits may
+//!    close their gap, no more);
 //! 4. integrate positions, as per-body deltas from the step's start;
 //! 5. relax: solve again without the bias, removing the velocity the bias added.
 //!
-//! After the substeps, restitution drives the normal velocity of points that
-//! approached fast enough to `−e·v_before`, and the impulses are stored for the
-//! next step's warm start. Bodies carry only deltas (position and rotation since
+//! After the substeps, restitution drives the normal velocity of contact points
+//! that approached fast enough to `−e·v_before`, and the impulses are stored for
+//! the next step's warm start. Each stage is a method of [`Solver`]
+//! (`stages.rs`); the constraints are coloured in `constraint_graph.rs` so that
+//! one colour's can be solved in parallel (`parallel.rs`): contacts four at a
+//! time in SIMD lanes (`contact_bundle.rs`), joints one by one (`joints/`). Bodies carry only deltas (position and rotation since
 //! the step began) through the substeps, and contact separation is recomputed from
 //! those deltas, which keeps precision far from the world origin.
 
 pub(crate) mod body_state;
-pub(crate) mod coloring;
+pub(crate) mod constraint_graph;
 pub(crate) mod contact_bundle;
 pub(crate) mod contact_solver;
 pub(crate) mod integrate;
+pub(crate) mod joints;
 pub(crate) mod lanes;
 pub(crate) mod parallel;
+pub(crate) mod stages;
+
+pub(crate) use stages::Solver;
 
 use lamina_geometry::Real;
 

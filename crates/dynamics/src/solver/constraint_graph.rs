@@ -1,6 +1,7 @@
-//! Graph colouring of contact constraints.
+//! The constraint graph: joints and contacts coloured for parallel solving.
 //!
-//! Constraints are coloured greedily so that no two constraints of one colour
+//! Bodies are the graph's nodes and constraints its edges. Constraints are
+//! coloured greedily so that no two constraints of one colour
 //! share a movable body: each takes the first colour in which neither of its
 //! movable bodies is taken yet (immovable bodies never take a colour, so the
 //! hundreds of contacts on one ground do not serialise). Within a colour,
@@ -8,6 +9,11 @@
 //! parallel, with the same result — and colours are solved in a fixed order.
 //! Constraints that find no free colour among the first [`COLOR_COUNT`] − 1 go
 //! to the last, overflow colour, which is solved serially.
+//!
+//! Joints are coloured first, then contacts, each in its own order; both share
+//! the colours' body sets, so a joint and a contact of one colour never share a
+//! movable body either, and a colour's joints and contacts may be solved one
+//! after the other, each set in parallel.
 //!
 //! Solving colour by colour also spreads the order in which neighbouring
 //! contacts are visited (a pyramid is solved like a checkerboard rather than row
@@ -19,11 +25,12 @@ use crate::body::NO_INDEX;
 /// Colours, the last one being the overflow set (as in Box2D v3: 24).
 pub(crate) const COLOR_COUNT: usize = 24;
 
-/// Per-colour body bitsets and the resulting order, reused between steps.
+/// The overflow colour: constraints that found no free colour, solved on one thread.
+pub(crate) const OVERFLOW: usize = COLOR_COUNT - 1;
+
+/// One kind of constraint sorted by colour.
 #[derive(Default)]
-pub(crate) struct Coloring {
-    /// `bits[c][word]`: bodies taken by colour `c`.
-    bits: Vec<Vec<u64>>,
+pub(crate) struct ColorOrder {
     /// Constraint indices sorted by colour (stable within a colour).
     pub order: Vec<u32>,
     /// `order[starts[c]..starts[c + 1]]` are the constraints of colour `c`.
@@ -31,41 +38,65 @@ pub(crate) struct Coloring {
     colors: Vec<u8>,
 }
 
-impl Coloring {
-    /// Colours constraints, given by the solver indices of their two bodies,
-    /// over `body_count` movable bodies.
-    pub fn build(&mut self, constraints: &[(u32, u32)], body_count: usize) {
-        let words = body_count.div_ceil(64);
-        self.bits.resize_with(COLOR_COUNT, Vec::new);
-        for b in &mut self.bits {
-            b.clear();
-            b.resize(words, 0);
-        }
-        self.colors.clear();
+impl ColorOrder {
+    /// Sorts the constraints by the colours recorded in `colors`.
+    fn sort(&mut self) {
         let mut counts = [0usize; COLOR_COUNT];
-        for &(a, b) in constraints {
-            let color = self.first_free_color(a, b);
-            self.colors.push(color as u8);
-            counts[color] += 1;
+        for &color in &self.colors {
+            counts[color as usize] += 1;
         }
         self.starts[0] = 0;
         for (c, &count) in counts.iter().enumerate() {
             self.starts[c + 1] = self.starts[c] + count;
         }
         self.order.clear();
-        self.order.resize(constraints.len(), 0);
+        self.order.resize(self.colors.len(), 0);
         let mut next = self.starts;
         for (i, &color) in self.colors.iter().enumerate() {
             self.order[next[color as usize]] = i as u32;
             next[color as usize] += 1;
         }
     }
+}
+
+/// Per-colour body bitsets and the resulting orders, reused between steps.
+#[derive(Default)]
+pub(crate) struct ConstraintGraph {
+    /// `bits[c][word]`: bodies taken by colour `c`.
+    bits: Vec<Vec<u64>>,
+    pub joints: ColorOrder,
+    pub contacts: ColorOrder,
+}
+
+impl ConstraintGraph {
+    /// Colours joints, then contacts, each given by the solver indices of its
+    /// two bodies, over `body_count` movable bodies.
+    pub fn build(&mut self, joints: &[(u32, u32)], contacts: &[(u32, u32)], body_count: usize) {
+        let words = body_count.div_ceil(64);
+        self.bits.resize_with(COLOR_COUNT, Vec::new);
+        for b in &mut self.bits {
+            b.clear();
+            b.resize(words, 0);
+        }
+        self.joints.colors.clear();
+        for &(a, b) in joints {
+            let color = self.first_free_color(a, b);
+            self.joints.colors.push(color as u8);
+        }
+        self.contacts.colors.clear();
+        for &(a, b) in contacts {
+            let color = self.first_free_color(a, b);
+            self.contacts.colors.push(color as u8);
+        }
+        self.joints.sort();
+        self.contacts.sort();
+    }
 
     /// The first colour free for both bodies, marking them taken; the overflow
     /// colour when none is.
     fn first_free_color(&mut self, a: u32, b: u32) -> usize {
         let taken = |bits: &[u64], i: u32| i != NO_INDEX && bits[(i / 64) as usize] & (1 << (i % 64)) != 0;
-        for color in 0..COLOR_COUNT - 1 {
+        for color in 0..OVERFLOW {
             let bits = &mut self.bits[color];
             if taken(bits, a) || taken(bits, b) {
                 continue;
@@ -77,6 +108,6 @@ impl Coloring {
             }
             return color;
         }
-        COLOR_COUNT - 1
+        OVERFLOW
     }
 }

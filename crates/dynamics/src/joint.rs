@@ -1,0 +1,624 @@
+//! Joints: what they hold, the builder that describes them, and the world calls
+//! that add, change and remove them.
+//!
+//! A joint keeps two local frames, one on each body, that coincide when the
+//! joint is satisfied: the frames' origins are the anchors, and their x axes
+//! are the joint's axis (prismatic and wheel joints). Both frames are turned so
+//! that they are aligned at creation, which makes every joint's relative angle
+//! zero then. The solver rows of each kind are in `solver/joints/`.
+
+use lamina_geometry::math::{is_finite_point, is_finite_vec};
+use lamina_geometry::{Isometry, Point, Real, Rotation, Vec2};
+use slotmap::Key;
+
+use crate::body::BodyKind;
+use crate::{BodyKey, JointKey, World, WorldError};
+
+/// What a joint holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JointKind {
+    /// A shared point; B turns freely about it.
+    Revolute,
+    /// B slides along an axis fixed in A, without turning relative to A.
+    Prismatic,
+    /// No relative motion at all.
+    Weld,
+    /// The distance between two anchors.
+    Distance,
+    /// B turns freely about a point that slides along an axis fixed in A (a
+    /// wheel on its suspension).
+    Wheel,
+    /// Drives B toward the pose relative to A that it had at creation.
+    Motor,
+    /// Pulls a point of one body toward a target point.
+    Mouse,
+}
+
+/// A spring's stiffness and damping.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spring {
+    /// Natural frequency, Hz; 0 makes the spring exert no force.
+    pub hertz: Real,
+    /// Damping ratio: 1 is critical damping.
+    pub damping_ratio: Real,
+}
+
+/// A motor: the relative speed it drives and the most it may push.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motor {
+    /// Target relative speed: rad/s for revolute and wheel joints, m/s for
+    /// prismatic and distance joints.
+    pub speed: Real,
+    /// Largest torque (N·m) or force (N) it applies. A motor of speed 0 with a
+    /// small maximum acts as joint friction.
+    pub max: Real,
+}
+
+/// The description of a joint to add: `JointDesc::revolute(a, b, anchor).limits(-1.0, 1.0)`.
+///
+/// Anchors and axes are given in world coordinates, at the bodies' poses when
+/// the joint is added.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointDesc {
+    /// What the joint holds.
+    pub kind: JointKind,
+    /// The first body (the null key for a mouse joint, which pulls toward a
+    /// point of the world).
+    pub body_a: BodyKey,
+    /// The second body.
+    pub body_b: BodyKey,
+    /// Anchor on A, world coordinates.
+    pub anchor_a: Point,
+    /// Anchor on B, world coordinates (the same as `anchor_a` except for
+    /// distance joints).
+    pub anchor_b: Point,
+    /// The axis of prismatic and wheel joints, world coordinates, fixed in A.
+    pub axis: Vec2,
+    /// Lower and upper limits: the relative angle (rad) of revolute joints, the
+    /// translation (m) of prismatic and wheel joints, the length (m) of distance joints.
+    pub limits: Option<(Real, Real)>,
+    /// A motor along or about the joint's free direction.
+    pub motor: Option<Motor>,
+    /// A spring toward the joint's rest state: angle 0 (revolute), translation
+    /// 0 (prismatic, wheel), the rest length (distance), no relative motion
+    /// (weld), the target (mouse).
+    pub spring: Option<Spring>,
+    /// Largest force, N, of mouse and motor joints.
+    pub max_force: Real,
+    /// Largest torque, N·m, of motor joints.
+    pub max_torque: Real,
+    /// Fraction of a motor joint's pose error corrected per substep, in [0, 1].
+    pub correction_factor: Real,
+    /// Stiffness of the rigid rows; `None` takes the world's
+    /// [`crate::WorldSettings::joint_hertz`] and damping ratio.
+    pub softness: Option<Spring>,
+    /// Whether the two bodies still collide with each other. Default false.
+    pub collide_connected: bool,
+    /// Free for the user.
+    pub user_data: u64,
+}
+
+impl JointDesc {
+    fn new(kind: JointKind, a: BodyKey, b: BodyKey, anchor_a: Point, anchor_b: Point, axis: Vec2) -> Self {
+        Self {
+            kind,
+            body_a: a,
+            body_b: b,
+            anchor_a,
+            anchor_b,
+            axis,
+            limits: None,
+            motor: None,
+            spring: None,
+            max_force: Real::MAX,
+            max_torque: Real::MAX,
+            correction_factor: 0.3,
+            softness: None,
+            collide_connected: false,
+            user_data: 0,
+        }
+    }
+
+    /// A hinge at `anchor`: the bodies share that point and B turns freely
+    /// about it. The relative angle is 0 at creation.
+    pub fn revolute(a: BodyKey, b: BodyKey, anchor: Point) -> Self {
+        Self::new(JointKind::Revolute, a, b, anchor, anchor, Vec2::x())
+    }
+
+    /// A slider: B moves along `axis` (fixed in A) through `anchor`, and does
+    /// not turn relative to A. The translation is 0 at creation.
+    pub fn prismatic(a: BodyKey, b: BodyKey, anchor: Point, axis: Vec2) -> Self {
+        Self::new(JointKind::Prismatic, a, b, anchor, anchor, axis)
+    }
+
+    /// Glues B to A as they are now.
+    pub fn weld(a: BodyKey, b: BodyKey, anchor: Point) -> Self {
+        Self::new(JointKind::Weld, a, b, anchor, anchor, Vec2::x())
+    }
+
+    /// Keeps `anchor_a` on A and `anchor_b` on B at their present distance:
+    /// rigid, unless given a spring or limits (a rope is `.limits(0.0, length)`).
+    pub fn distance(a: BodyKey, b: BodyKey, anchor_a: Point, anchor_b: Point) -> Self {
+        Self::new(JointKind::Distance, a, b, anchor_a, anchor_b, Vec2::x())
+    }
+
+    /// A wheel: B turns freely about `anchor`, which slides along `axis`
+    /// (fixed in A) on a spring of 1 Hz, damping ratio 0.7 unless given another.
+    pub fn wheel(a: BodyKey, b: BodyKey, anchor: Point, axis: Vec2) -> Self {
+        let mut desc = Self::new(JointKind::Wheel, a, b, anchor, anchor, axis);
+        desc.spring = Some(Spring { hertz: 1.0, damping_ratio: 0.7 });
+        desc
+    }
+
+    /// Drives B toward the pose relative to A it has now, with at most
+    /// `max_force` and `max_torque` (unbounded unless set).
+    pub fn motor_joint(a: BodyKey, b: BodyKey) -> Self {
+        Self::new(JointKind::Motor, a, b, Point::origin(), Point::origin(), Vec2::x())
+    }
+
+    /// Pulls the point of `body` now at `target` toward `target` (move it with
+    /// [`Joint::set_target`]) on a spring of 5 Hz, damping ratio 0.7.
+    pub fn mouse(body: BodyKey, target: Point) -> Self {
+        let mut desc = Self::new(JointKind::Mouse, BodyKey::null(), body, target, target, Vec2::x());
+        desc.spring = Some(Spring { hertz: 5.0, damping_ratio: 0.7 });
+        desc
+    }
+
+    /// Lower and upper limits (see [`JointDesc::limits`]).
+    pub fn limits(mut self, lower: Real, upper: Real) -> Self {
+        self.limits = Some((lower, upper));
+        self
+    }
+
+    /// A motor of target `speed` and at most `max` torque or force.
+    pub fn motor(mut self, speed: Real, max: Real) -> Self {
+        self.motor = Some(Motor { speed, max });
+        self
+    }
+
+    /// A spring of `hertz` and `damping_ratio` toward the rest state.
+    pub fn spring(mut self, hertz: Real, damping_ratio: Real) -> Self {
+        self.spring = Some(Spring { hertz, damping_ratio });
+        self
+    }
+
+    /// The largest force of a mouse or motor joint, N.
+    pub fn max_force(mut self, force: Real) -> Self {
+        self.max_force = force;
+        self
+    }
+
+    /// The largest torque of a motor joint, N·m.
+    pub fn max_torque(mut self, torque: Real) -> Self {
+        self.max_torque = torque;
+        self
+    }
+
+    /// How much of a motor joint's pose error is corrected per substep.
+    pub fn correction_factor(mut self, factor: Real) -> Self {
+        self.correction_factor = factor;
+        self
+    }
+
+    /// Stiffness of the rigid rows, instead of the world's.
+    pub fn softness(mut self, hertz: Real, damping_ratio: Real) -> Self {
+        self.softness = Some(Spring { hertz, damping_ratio });
+        self
+    }
+
+    /// Whether the jointed bodies collide with each other.
+    pub fn collide_connected(mut self, collide: bool) -> Self {
+        self.collide_connected = collide;
+        self
+    }
+
+    /// Data kept for the user.
+    pub fn user_data(mut self, data: u64) -> Self {
+        self.user_data = data;
+        self
+    }
+
+    /// Checks every number and option, naming the first bad one. The bodies
+    /// are checked by [`World::add_joint`].
+    pub fn validate(&self) -> Result<(), WorldError> {
+        let bad = |name: &'static str, value: Real| Err(WorldError::InvalidJointProperty { name, value });
+        let point =
+            |name: &'static str, p: &Point| if is_finite_point(p) { Ok(()) } else { bad(name, p.x + p.y) };
+        point("anchor_a", &self.anchor_a)?;
+        point("anchor_b", &self.anchor_b)?;
+        if !is_finite_vec(&self.axis) {
+            return bad("axis", self.axis.x + self.axis.y);
+        }
+        if self.axis.norm_squared() < Real::EPSILON * Real::EPSILON {
+            return bad("axis length", self.axis.norm());
+        }
+        let wrong = |name: &'static str| Err(WorldError::WrongJointKind { name, kind: self.kind });
+        use JointKind::*;
+        if let Some((lower, upper)) = self.limits {
+            if !matches!(self.kind, Revolute | Prismatic | Distance | Wheel) {
+                return wrong("limits");
+            }
+            for (name, v) in [("lower limit", lower), ("upper limit", upper)] {
+                if !v.is_finite() {
+                    return bad(name, v);
+                }
+            }
+            if lower > upper {
+                return bad("lower limit (above the upper)", lower);
+            }
+            if self.kind == Distance && lower < 0.0 {
+                return bad("minimum length", lower);
+            }
+        }
+        if let Some(m) = self.motor {
+            if !matches!(self.kind, Revolute | Prismatic | Distance | Wheel) {
+                return wrong("motor");
+            }
+            if !m.speed.is_finite() {
+                return bad("motor speed", m.speed);
+            }
+            non_negative("motor max force or torque", m.max)?;
+        }
+        if let Some(s) = self.spring {
+            if self.kind == Motor {
+                return wrong("spring");
+            }
+            non_negative("spring hertz", s.hertz)?;
+            non_negative("spring damping ratio", s.damping_ratio)?;
+        }
+        if let Some(s) = self.softness {
+            non_negative("softness hertz", s.hertz)?;
+            non_negative("softness damping ratio", s.damping_ratio)?;
+        }
+        non_negative("max force", self.max_force)?;
+        non_negative("max torque", self.max_torque)?;
+        if !(0.0..=1.0).contains(&self.correction_factor) {
+            return bad("correction factor", self.correction_factor);
+        }
+        Ok(())
+    }
+}
+
+/// `Ok` for a finite number ≥ 0, else the error naming it.
+fn non_negative(name: &'static str, value: Real) -> Result<(), WorldError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(WorldError::InvalidJointProperty { name, value })
+    }
+}
+
+/// The accumulated impulses of a joint's rows, kept from step to step to warm
+/// start the next (N·s per substep, or N·m·s for angular rows). Which fields a
+/// kind uses is said in `solver/joints/`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct JointImpulses {
+    /// Point rows (revolute, weld, motor, mouse); prismatic: x is the
+    /// perpendicular row.
+    pub linear: Vec2,
+    /// Angular row (prismatic, weld, motor joint, mouse damping).
+    pub angular: Real,
+    /// The one-row rigid constraint (distance) or the perpendicular row (wheel).
+    pub axial: Real,
+    pub spring: Real,
+    pub motor: Real,
+    pub lower: Real,
+    pub upper: Real,
+}
+
+/// A joint of a [`World`].
+#[derive(Clone, Debug)]
+pub struct Joint {
+    pub(crate) desc: JointDesc,
+    /// The joint's frame in A's body frame (origin at the body's origin).
+    pub(crate) frame_a: Isometry,
+    /// The joint's frame in B's body frame.
+    pub(crate) frame_b: Isometry,
+    /// Rest length of a distance joint, m.
+    pub(crate) length: Real,
+    /// The mouse joint's target, world coordinates.
+    pub(crate) target: Point,
+    pub(crate) impulses: JointImpulses,
+    /// Last step's force on B, N, and torque, N·m.
+    pub(crate) force: Vec2,
+    pub(crate) torque: Real,
+    /// Set by a change; the next step wakes the bodies.
+    pub(crate) wake_requested: bool,
+}
+
+impl Joint {
+    /// What the joint holds.
+    pub fn kind(&self) -> JointKind {
+        self.desc.kind
+    }
+
+    /// The first body (the null key for a mouse joint).
+    pub fn body_a(&self) -> BodyKey {
+        self.desc.body_a
+    }
+
+    /// The second body.
+    pub fn body_b(&self) -> BodyKey {
+        self.desc.body_b
+    }
+
+    /// The description the joint was made from, with the changes made since.
+    pub fn desc(&self) -> &JointDesc {
+        &self.desc
+    }
+
+    /// The anchor on A in A's body frame.
+    pub fn local_anchor_a(&self) -> Point {
+        Point::from(self.frame_a.translation.vector)
+    }
+
+    /// The anchor on B in B's body frame.
+    pub fn local_anchor_b(&self) -> Point {
+        Point::from(self.frame_b.translation.vector)
+    }
+
+    /// The force the joint applied on B during the last step, world frame, N
+    /// (A got the opposite). Compare with a threshold to break a joint.
+    pub fn constraint_force(&self) -> Vec2 {
+        self.force
+    }
+
+    /// The torque the joint applied on B about its anchor during the last
+    /// step, N·m.
+    pub fn constraint_torque(&self) -> Real {
+        self.torque
+    }
+
+    /// The rest length of a distance joint, m (0 for other kinds).
+    pub fn length(&self) -> Real {
+        self.length
+    }
+
+    /// The mouse joint's target.
+    pub fn target(&self) -> Point {
+        self.target
+    }
+
+    /// Free for the user.
+    pub fn user_data(&self) -> u64 {
+        self.desc.user_data
+    }
+
+    /// Sets the motor's target speed (a motor with no force limit is created if
+    /// the joint had none), and wakes the bodies.
+    pub fn set_motor_speed(&mut self, speed: Real) -> Result<(), WorldError> {
+        let max = self.desc.motor.map_or(Real::MAX, |m| m.max);
+        self.set_motor(speed, max)
+    }
+
+    /// Sets the motor's speed and largest torque or force, and wakes the bodies.
+    pub fn set_motor(&mut self, speed: Real, max: Real) -> Result<(), WorldError> {
+        self.change(|d| d.motor = Some(Motor { speed, max }))
+    }
+
+    /// Sets the limits, and wakes the bodies.
+    pub fn set_limits(&mut self, lower: Real, upper: Real) -> Result<(), WorldError> {
+        self.change(|d| d.limits = Some((lower, upper)))
+    }
+
+    /// Sets the spring, and wakes the bodies.
+    pub fn set_spring(&mut self, hertz: Real, damping_ratio: Real) -> Result<(), WorldError> {
+        self.change(|d| d.spring = Some(Spring { hertz, damping_ratio }))
+    }
+
+    /// Sets the largest force of a mouse or motor joint, and wakes the bodies.
+    pub fn set_max_force(&mut self, force: Real) -> Result<(), WorldError> {
+        self.change(|d| d.max_force = force)
+    }
+
+    /// Moves a mouse joint's target, and wakes the body.
+    pub fn set_target(&mut self, target: Point) -> Result<(), WorldError> {
+        if self.desc.kind != JointKind::Mouse {
+            return Err(WorldError::WrongJointKind { name: "target", kind: self.desc.kind });
+        }
+        if !is_finite_point(&target) {
+            return Err(WorldError::InvalidJointProperty { name: "target", value: target.x + target.y });
+        }
+        self.target = target;
+        self.wake_requested = true;
+        Ok(())
+    }
+
+    /// Applies `edit` to a copy of the description and keeps it if it is
+    /// valid; the joint is unchanged otherwise.
+    fn change(&mut self, edit: impl FnOnce(&mut JointDesc)) -> Result<(), WorldError> {
+        let mut desc = self.desc;
+        edit(&mut desc);
+        desc.validate()?;
+        self.desc = desc;
+        self.wake_requested = true;
+        Ok(())
+    }
+}
+
+/// Where a joint's free direction stands: see [`World::joint_motion`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct JointMotion {
+    /// B's angle relative to A since creation, rad, in (−π, π].
+    pub angle: Real,
+    /// B's angular velocity relative to A, rad/s.
+    pub angular_speed: Real,
+    /// Translation along the axis (prismatic, wheel), or the anchors'
+    /// distance (distance joint), m.
+    pub translation: Real,
+    /// Rate of change of `translation`, m/s.
+    pub linear_speed: Real,
+}
+
+impl World {
+    /// Adds a joint. Refuses stale or equal bodies and bad numbers (see
+    /// [`JointDesc::validate`]), leaving the world unchanged. Unless
+    /// `collide_connected`, the bodies' contacts are removed.
+    pub fn add_joint(&mut self, desc: JointDesc) -> Result<JointKey, WorldError> {
+        desc.validate()?;
+        let mouse = desc.kind == JointKind::Mouse;
+        let (a, b) = (desc.body_a, desc.body_b);
+        let body_b = self.bodies.get(b).ok_or(WorldError::StaleBody(b))?;
+        let pose_b = body_b.pose;
+        let pose_a = if mouse {
+            Isometry::identity()
+        } else {
+            self.bodies.get(a).ok_or(WorldError::StaleBody(a))?.pose
+        };
+        if a == b {
+            return Err(WorldError::SameBodies(a));
+        }
+        let joint = make_joint(desc, &pose_a, &pose_b, body_b.center);
+        let key = self.joints.insert(joint);
+        for body in [a, b] {
+            if let Some(body) = self.bodies.get_mut(body) {
+                body.joints.push(key);
+            }
+        }
+        if !desc.collide_connected && !mouse {
+            self.destroy_contacts_between(a, b);
+        }
+        self.wake_body(b);
+        if !mouse {
+            self.wake_body(a);
+            let movable = |k: BodyKey| self.bodies[k].kind != BodyKind::Fixed;
+            if movable(a) && movable(b) {
+                self.islands.link(&mut self.bodies, a, b);
+            }
+        }
+        Ok(key)
+    }
+
+    /// Removes a joint and wakes its bodies; their island may split. Bodies
+    /// that the joint kept from colliding may collide again.
+    pub fn remove_joint(&mut self, key: JointKey) -> Result<(), WorldError> {
+        let joint = self.joints.remove(key).ok_or(WorldError::StaleJoint(key))?;
+        let (a, b) = (joint.desc.body_a, joint.desc.body_b);
+        for body in [a, b] {
+            if let Some(body) = self.bodies.get_mut(body) {
+                body.joints.retain(|&j| j != key);
+            }
+        }
+        for body in [a, b] {
+            self.wake_body(body);
+            self.islands.unlink(&self.bodies, body);
+        }
+        if !joint.desc.collide_connected && self.bodies.contains_key(a) {
+            self.create_contacts_between(a, b);
+        }
+        Ok(())
+    }
+
+    /// The joint, or `None` for a stale key.
+    pub fn joint(&self, key: JointKey) -> Option<&Joint> {
+        self.joints.get(key)
+    }
+
+    /// The joint for changes (motor, limits, spring, target), or `None` for a
+    /// stale key. Every change wakes the joint's bodies at the next step.
+    pub fn joint_mut(&mut self, key: JointKey) -> Option<&mut Joint> {
+        self.joints.get_mut(key)
+    }
+
+    /// Every joint, in key order.
+    pub fn joints(&self) -> impl Iterator<Item = (JointKey, &Joint)> {
+        self.joints.iter()
+    }
+
+    /// How many joints the world holds.
+    pub fn joint_count(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// The joint's relative angle and translation now, and their speeds.
+    pub fn joint_motion(&self, key: JointKey) -> Option<JointMotion> {
+        let j = self.joints.get(key)?;
+        let b = self.bodies.get(j.desc.body_b)?;
+        let a = self.bodies.get(j.desc.body_a);
+        let (pose_a, va, wa, ca) = match a {
+            Some(a) => (a.pose, a.linear_velocity, a.angular_velocity, a.center),
+            None => (Isometry::identity(), Vec2::zeros(), 0.0, Point::origin()),
+        };
+        let (fa, fb) = (pose_a * j.frame_a, b.pose * j.frame_b);
+        let d = fb.translation.vector - fa.translation.vector;
+        let axis = fa.rotation * Vec2::x();
+        let (pa, pb) = (Point::from(fa.translation.vector), Point::from(fb.translation.vector));
+        let velocity_of =
+            |v: Vec2, w: Real, c: Point, p: Point| v + lamina_geometry::math::left_perp(&(p - c)) * w;
+        let dv =
+            velocity_of(b.linear_velocity, b.angular_velocity, b.center, pb) - velocity_of(va, wa, ca, pa);
+        let rel = fa.rotation.inverse() * fb.rotation;
+        let (translation, linear_speed) = if j.desc.kind == JointKind::Distance {
+            let length = d.norm();
+            let dir = if length > 0.0 { d / length } else { Vec2::zeros() };
+            (length, dir.dot(&dv))
+        } else {
+            // The rate of d·axis with the axis turning with A.
+            (d.dot(&axis), dv.dot(&axis) + d.dot(&lamina_geometry::math::left_perp(&axis)) * wa)
+        };
+        Some(JointMotion {
+            angle: lamina_geometry::trig::atan2(rel.im, rel.re),
+            angular_speed: b.angular_velocity - wa,
+            translation,
+            linear_speed,
+        })
+    }
+
+    /// Whether a joint between `a` and `b` keeps them from colliding.
+    pub(crate) fn joint_forbids_contact(&self, a: BodyKey, b: BodyKey) -> bool {
+        let (ja, jb) = (&self.bodies[a].joints, &self.bodies[b].joints);
+        let (list, other) = if ja.len() <= jb.len() { (ja, b) } else { (jb, a) };
+        list.iter().any(|&k| {
+            let d = &self.joints[k].desc;
+            !d.collide_connected && (d.body_a == other || d.body_b == other)
+        })
+    }
+
+    /// Wakes the bodies of joints changed since the last step.
+    pub(crate) fn wake_changed_joints(&mut self) {
+        let mut bodies = std::mem::take(&mut self.wake_scratch);
+        bodies.clear();
+        for j in self.joints.values_mut().filter(|j| j.wake_requested) {
+            j.wake_requested = false;
+            bodies.extend([j.desc.body_a, j.desc.body_b]);
+        }
+        for &body in &bodies {
+            self.wake_body(body);
+        }
+        self.wake_scratch = bodies;
+    }
+}
+
+/// The joint of `desc` between bodies at `pose_a` and `pose_b`; B's centre of
+/// mass is `center_b` (the motor joint's anchor).
+fn make_joint(desc: JointDesc, pose_a: &Isometry, pose_b: &Isometry, center_b: Point) -> Joint {
+    let axis = desc.axis.normalize();
+    // Both frames point their x axis along the joint axis in the world now,
+    // so that the relative angle starts at zero.
+    let axis_rotation = Rotation::from_cos_sin_unchecked(axis.x, axis.y);
+    let (anchor_a, anchor_b) = match desc.kind {
+        JointKind::Motor => (center_b, center_b),
+        _ => (desc.anchor_a, desc.anchor_b),
+    };
+    let frame = |pose: &Isometry, anchor: Point| {
+        Isometry::from_parts(
+            (pose.inverse_transform_point(&anchor)).coords.into(),
+            pose.rotation.inverse() * axis_rotation,
+        )
+    };
+    let length = match desc.kind {
+        JointKind::Distance => (desc.anchor_b - desc.anchor_a).norm(),
+        _ => 0.0,
+    };
+    Joint {
+        desc,
+        frame_a: frame(pose_a, anchor_a),
+        frame_b: frame(pose_b, anchor_b),
+        length,
+        target: desc.anchor_a,
+        impulses: JointImpulses::default(),
+        force: Vec2::zeros(),
+        torque: 0.0,
+        wake_requested: false,
+    }
+}

@@ -1,0 +1,293 @@
+//! The solver's stages, each a method of [`Solver`], which owns their buffers.
+//!
+//! `World::solve` (in `step.rs`) runs them in order: gather the awake bodies,
+//! gather and colour the constraints, prepare them; then per substep integrate
+//! velocities, warm start, solve, integrate positions and relax; then apply
+//! restitution and store the impulses. The constraint stages run colour by
+//! colour, a colour's joints and then its contacts, each set in parallel.
+
+use lamina_geometry::{Real, Vec2};
+use rayon::prelude::*;
+use slotmap::SlotMap;
+
+use super::Softness;
+use super::body_state::{BodyParams, BodyState, States};
+use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
+use super::contact_bundle::{ContactBundle, pack_bundles};
+use super::contact_solver::prepare as prepare_contact;
+use super::integrate;
+use super::joints::{JointBody, JointConstraint, JointContext};
+use super::parallel::for_each_in_color;
+use crate::body::{Body, BodyKind, NO_INDEX};
+use crate::contact::Contact;
+use crate::joint::Joint;
+use crate::{BodyKey, ContactKey, JointKey, WorldSettings};
+
+/// Joints per task when preparing on several threads; below two tasks' worth
+/// the calling thread prepares them all.
+const JOINT_PREPARE_CHUNK: usize = 64;
+
+/// The solver's buffers, kept from step to step so that a warm step allocates
+/// nothing.
+#[derive(Default)]
+pub(crate) struct Solver {
+    /// The awake movable bodies, in key order: body `i` of the arrays below.
+    pub awake: Vec<BodyKey>,
+    pub states: Vec<BodyState>,
+    params: Vec<BodyParams>,
+    /// Each contact constraint's contact and its bodies' solver indices.
+    contact_keys: Vec<ContactKey>,
+    contact_bodies: Vec<(u32, u32)>,
+    /// Each joint constraint's joint and its bodies' solver indices.
+    joint_keys: Vec<JointKey>,
+    joint_bodies: Vec<(u32, u32)>,
+    graph: ConstraintGraph,
+    /// The joints prepared for this step, in colour order.
+    joints: Vec<JointConstraint>,
+    /// The contacts packed in lanes, colour by colour.
+    bundles: Vec<ContactBundle>,
+    /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.
+    bundle_starts: [usize; COLOR_COUNT + 1],
+}
+
+/// The parameters of an immovable body.
+const FIXED_PARAMS: BodyParams = BodyParams {
+    inv_mass: 0.0,
+    inv_inertia: 0.0,
+    linear_damping: 1.0,
+    angular_damping: 1.0,
+    linear_acceleration: Vec2::new(0.0, 0.0),
+    angular_acceleration: 0.0,
+};
+
+impl Solver {
+    /// Gives every awake movable body a solver slot, in key order, with its
+    /// velocities and this step's accelerations; other bodies get `NO_INDEX`.
+    pub fn gather_bodies(&mut self, bodies: &mut SlotMap<BodyKey, Body>, settings: &WorldSettings, h: Real) {
+        self.awake.clear();
+        self.states.clear();
+        self.params.clear();
+        for (key, b) in bodies.iter_mut() {
+            if !b.awake || b.kind == BodyKind::Fixed {
+                b.solver_index = NO_INDEX;
+                continue;
+            }
+            b.solver_index = self.states.len() as u32;
+            self.awake.push(key);
+            self.states.push(BodyState {
+                v: b.linear_velocity,
+                w: b.angular_velocity,
+                dp: Vec2::zeros(),
+                dq: nalgebra::UnitComplex::identity(),
+            });
+            let dynamic = b.kind == BodyKind::Dynamic;
+            self.params.push(BodyParams {
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+                linear_damping: 1.0 / (1.0 + h * b.linear_damping),
+                angular_damping: 1.0 / (1.0 + h * b.angular_damping),
+                linear_acceleration: if dynamic {
+                    settings.gravity * b.gravity_scale + b.force * b.inv_mass
+                } else {
+                    Vec2::zeros()
+                },
+                angular_acceleration: if dynamic { b.torque * b.inv_inertia } else { 0.0 },
+            });
+        }
+    }
+
+    /// Lists the joints and touching contacts with at least one awake body,
+    /// each in key order, and colours them. Returns how many of each.
+    pub fn gather_constraints(
+        &mut self,
+        bodies: &SlotMap<BodyKey, Body>,
+        contacts: &SlotMap<ContactKey, Contact>,
+        joints: &SlotMap<JointKey, Joint>,
+    ) -> (usize, usize) {
+        let index = |k: BodyKey| bodies.get(k).map_or(NO_INDEX, |b| b.solver_index);
+        self.joint_keys.clear();
+        self.joint_bodies.clear();
+        for (key, j) in joints.iter() {
+            let (ia, ib) = (index(j.desc.body_a), index(j.desc.body_b));
+            if ia != NO_INDEX || ib != NO_INDEX {
+                self.joint_keys.push(key);
+                self.joint_bodies.push((ia, ib));
+            }
+        }
+        self.contact_keys.clear();
+        self.contact_bodies.clear();
+        for (key, c) in contacts.iter() {
+            if !c.touching || c.sensor {
+                continue;
+            }
+            let (ia, ib) = (index(c.body_a), index(c.body_b));
+            if ia != NO_INDEX || ib != NO_INDEX {
+                self.contact_keys.push(key);
+                self.contact_bodies.push((ia, ib));
+            }
+        }
+        self.graph.build(&self.joint_bodies, &self.contact_bodies, self.states.len());
+        (self.joint_keys.len(), self.contact_keys.len())
+    }
+
+    /// Prepares every constraint for the step: joints in colour order, contacts
+    /// straight into their lanes; both in parallel.
+    pub fn prepare(
+        &mut self,
+        bodies: &SlotMap<BodyKey, Body>,
+        contacts: &SlotMap<ContactKey, Contact>,
+        joints: &SlotMap<JointKey, Joint>,
+        settings: &WorldSettings,
+        h: Real,
+    ) {
+        let inv_h = 1.0 / h;
+        // Soft constraints stay stable up to a quarter of the substep rate.
+        let max_hertz = 0.25 * inv_h;
+        let ctx = JointContext {
+            h,
+            inv_h,
+            softness: Softness::new(settings.joint_hertz.min(max_hertz), settings.joint_damping_ratio, h),
+            warm_start: settings.enable_warm_starting,
+        };
+        let joint_body = |k: BodyKey| match bodies.get(k) {
+            Some(b) => JointBody {
+                index: b.solver_index,
+                inv_mass: if b.solver_index == NO_INDEX { 0.0 } else { b.inv_mass },
+                inv_inertia: if b.solver_index == NO_INDEX { 0.0 } else { b.inv_inertia },
+                pose: b.pose,
+                local_center: b.local_center,
+                center: b.center,
+            },
+            None => JointBody {
+                index: NO_INDEX,
+                inv_mass: 0.0,
+                inv_inertia: 0.0,
+                pose: lamina_geometry::Isometry::identity(),
+                local_center: lamina_geometry::Point::origin(),
+                center: lamina_geometry::Point::origin(),
+            },
+        };
+        let keys = &self.joint_keys;
+        let prepare_joint = |&i: &u32| {
+            let j = &joints[keys[i as usize]];
+            JointConstraint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
+        };
+        let order = &self.graph.joints.order;
+        if order.len() < 2 * JOINT_PREPARE_CHUNK {
+            self.joints.clear();
+            self.joints.extend(order.iter().map(prepare_joint));
+        } else {
+            order
+                .par_iter()
+                .with_min_len(JOINT_PREPARE_CHUNK)
+                .map(prepare_joint)
+                .collect_into_vec(&mut self.joints);
+        }
+
+        // Contacts with immovable bodies are made twice as stiff (nothing on
+        // the other side gives way), within the same limit.
+        let hertz = settings.contact_hertz.min(max_hertz);
+        let softness = Softness::new(hertz, settings.contact_damping_ratio, h);
+        let static_softness = Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h);
+        let (params, states, keys) = (&self.params, &self.states, &self.contact_keys);
+        let prepare_constraint = |i: u32| {
+            let c = &contacts[keys[i as usize]];
+            let (ba, bb) = (&bodies[c.body_a], &bodies[c.body_b]);
+            let (ia, ib) = (ba.solver_index, bb.solver_index);
+            let mut anchors = [(Vec2::zeros(), Vec2::zeros()); 2];
+            for (anchor, p) in anchors.iter_mut().zip(&c.points) {
+                *anchor = (
+                    ba.pose.rotation * (p.local_a - ba.local_center),
+                    bb.pose.rotation * (p.local_b - bb.local_center),
+                );
+            }
+            let param = |i: u32| if i == NO_INDEX { &FIXED_PARAMS } else { &params[i as usize] };
+            let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &states[i as usize] };
+            prepare_contact(
+                c,
+                &anchors[..c.points.len()],
+                (ia, ib),
+                (param(ia), param(ib)),
+                (state(ia), state(ib)),
+                softness,
+                static_softness,
+                settings.enable_warm_starting,
+            )
+        };
+        pack_bundles(&self.graph.contacts, &mut self.bundles, &mut self.bundle_starts, prepare_constraint);
+    }
+
+    /// Gravity, forces and damping over one substep.
+    pub fn integrate_velocities(&mut self, h: Real, max_speed: Real) {
+        integrate::integrate_velocities(&mut self.states, &self.params, h, max_speed);
+    }
+
+    /// Moves every body by its velocity over one substep.
+    pub fn integrate_positions(&mut self, h: Real) {
+        integrate::integrate_positions(&mut self.states, h);
+    }
+
+    /// Applies the impulses accumulated in the last step.
+    pub fn warm_start(&mut self) {
+        self.for_each_color(|j, st| j.warm_start(st), |c, st| c.warm_start(st));
+    }
+
+    /// One pass of every constraint with position bias (`use_bias`) or, in the
+    /// relax pass, without.
+    pub fn solve(&mut self, inv_h: Real, max_push: Real, use_bias: bool) {
+        self.for_each_color(
+            |j, st| j.solve(st, inv_h, use_bias),
+            |c, st| c.solve(st, inv_h, use_bias, max_push),
+        );
+    }
+
+    /// Restitution of contacts (joints have none).
+    pub fn apply_restitution(&mut self, threshold: Real) {
+        self.for_each_color(|_, _| {}, |c, st| c.apply_restitution(st, threshold));
+    }
+
+    /// Writes the accumulated impulses back to the contacts and joints, for the
+    /// next step's warm start, with each joint's force and torque over a
+    /// substep of `h` seconds.
+    pub fn store_impulses(
+        &self,
+        contacts: &mut SlotMap<ContactKey, Contact>,
+        joints: &mut SlotMap<JointKey, Joint>,
+        h: Real,
+    ) {
+        for bundle in &self.bundles {
+            for (l, &member) in bundle.members.iter().enumerate() {
+                if member == NO_INDEX {
+                    continue;
+                }
+                let contact = &mut contacts[self.contact_keys[member as usize]];
+                for (k, p) in contact.points.iter_mut().enumerate() {
+                    (p.normal_impulse, p.tangent_impulse) = bundle.impulses(l, k);
+                }
+            }
+        }
+        for (c, &member) in self.joints.iter().zip(&self.graph.joints.order) {
+            let joint = &mut joints[self.joint_keys[member as usize]];
+            joint.impulses = c.impulses;
+            (joint.force, joint.torque) = c.force_and_torque(h);
+        }
+    }
+
+    /// Runs `joint` on every joint and `contact` on every bundle, colour by
+    /// colour, each colour's joints before its contacts.
+    fn for_each_color<J, C>(&mut self, joint: J, contact: C)
+    where
+        J: Fn(&mut JointConstraint, &States) + Sync,
+        C: Fn(&mut ContactBundle, &States) + Sync,
+    {
+        let states = States::new(&mut self.states);
+        let (joint_starts, bundle_starts) = (&self.graph.joints.starts, &self.bundle_starts);
+        for color in 0..COLOR_COUNT {
+            let serial = color == OVERFLOW;
+            let joints = &mut self.joints[joint_starts[color]..joint_starts[color + 1]];
+            for_each_in_color(joints, serial, &states, &joint);
+            let bundles = &mut self.bundles[bundle_starts[color]..bundle_starts[color + 1]];
+            for_each_in_color(bundles, serial, &states, &contact);
+        }
+    }
+}
