@@ -333,12 +333,41 @@ pub(crate) struct AxialRow {
     pub jb: Real,
     /// Effective mass along the row.
     pub mass: Real,
+    /// Point impulse applied at the anchors `ra`, `rb` with each unit of the
+    /// row's impulse (zero but for a revolute joint's angular rows, see
+    /// [`AxialRow::about_anchor`]).
+    pub point: Vec2,
+    pub ra: Vec2,
+    pub rb: Vec2,
 }
 
 impl AxialRow {
-    /// The angular row of a joint.
+    /// The angular row of a joint: turns the bodies about their centres of mass.
     pub fn angular(c: &JointConstraint) -> Self {
-        Self { n: Vec2::zeros(), ja: 1.0, jb: 1.0, mass: c.angular_mass }
+        let zero = Vec2::zeros();
+        Self { n: zero, ja: 1.0, jb: 1.0, mass: c.angular_mass, point: zero, ra: zero, rb: zero }
+    }
+
+    /// The angular row of a revolute joint: turns B relative to A about the
+    /// shared anchor. An angular impulse alone would turn each body about its
+    /// centre of mass and pull the anchors apart; here each unit of it comes
+    /// with the point impulse that keeps the anchors' relative velocity as it
+    /// was, and the effective mass is that of the bodies turning about the
+    /// anchor (a pendulum's inertia about its pivot, not about its centre).
+    /// Limits, motors and springs then act on the real inertia: a limit stops
+    /// a swinging pendulum at once, and a spring's frequency is exact.
+    ///
+    /// With `u` the anchors' velocity change per unit angular impulse and `K`
+    /// the point rows' matrix, the point impulse is `−K⁻¹u` and the row's
+    /// inverse mass is `iA + iB − uᵀK⁻¹u` (a Schur complement).
+    pub fn about_anchor(c: &JointConstraint, s: &Substep) -> Self {
+        let (ia, ib) = (c.inv_i_a, c.inv_i_b);
+        let u = Vec2::new(-ib * s.rb.y - ia * s.ra.y, ib * s.rb.x + ia * s.ra.x);
+        let (k11, k12, k22) = point::mass_matrix(c, s);
+        let point = -point::solve_2x2(k11, k12, k22, u);
+        let k = ia + ib + u.dot(&point);
+        let mass = if k > Real::EPSILON * (ia + ib) { 1.0 / k } else { c.angular_mass };
+        Self { n: Vec2::zeros(), ja: 1.0, jb: 1.0, mass, point, ra: s.ra, rb: s.rb }
     }
 
     /// The row along `n` through the anchors, with `d` from A's anchor to B's:
@@ -348,7 +377,8 @@ impl AxialRow {
         let ja = cross(&(s.d + s.ra), &n);
         let jb = cross(&s.rb, &n);
         let k = c.inv_mass_a + c.inv_mass_b + c.inv_i_a * ja * ja + c.inv_i_b * jb * jb;
-        Self { n, ja, jb, mass: if k > 0.0 { 1.0 / k } else { 0.0 } }
+        let zero = Vec2::zeros();
+        Self { n, ja, jb, mass: if k > 0.0 { 1.0 / k } else { 0.0 }, point: zero, ra: zero, rb: zero }
     }
 
     #[inline]
@@ -364,6 +394,13 @@ impl AxialRow {
         v.state_a.w -= c.inv_i_a * self.ja * impulse;
         v.state_b.v += p * c.inv_mass_b;
         v.state_b.w += c.inv_i_b * self.jb * impulse;
+        if self.point != Vec2::zeros() {
+            let p = self.point * impulse;
+            v.state_a.v -= p * c.inv_mass_a;
+            v.state_a.w -= c.inv_i_a * cross(&self.ra, &p);
+            v.state_b.v += p * c.inv_mass_b;
+            v.state_b.w += c.inv_i_b * cross(&self.rb, &p);
+        }
     }
 
     /// A spring pulling the row's position `position` toward 0.

@@ -26,13 +26,20 @@ pub(super) fn impulse(
     mass_scale: Real,
     impulse_scale: Real,
 ) -> Vec2 {
+    let (k11, k12, k22) = mass_matrix(c, s);
+    let b = solve_2x2(k11, k12, k22, v.point_velocity(s) + bias);
+    -b * mass_scale - c.impulses.linear * impulse_scale
+}
+
+/// The point rows' matrix `K` as `(k11, k12, k22)`.
+#[inline]
+pub(super) fn mass_matrix(c: &JointConstraint, s: &Substep) -> (Real, Real, Real) {
     let (ma, mb, ia, ib) = (c.inv_mass_a, c.inv_mass_b, c.inv_i_a, c.inv_i_b);
     let (ra, rb) = (s.ra, s.rb);
     let k11 = ma + mb + ia * ra.y * ra.y + ib * rb.y * rb.y;
     let k12 = -ia * ra.x * ra.y - ib * rb.x * rb.y;
     let k22 = ma + mb + ia * ra.x * ra.x + ib * rb.x * rb.x;
-    let b = solve_2x2(k11, k12, k22, v.point_velocity(s) + bias);
-    -b * mass_scale - c.impulses.linear * impulse_scale
+    (k11, k12, k22)
 }
 
 /// The rigid point row: soft with the joint's stiffness while solving with
