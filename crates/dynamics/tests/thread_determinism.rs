@@ -1,7 +1,8 @@
 //! Bit-identical results for any thread count: a mixed scene, large enough that
 //! every parallel stage really splits its work, stepped on pools of 1 to 16
 //! threads, with sleeping on and off, must hash the same — and the same as the
-//! golden value recorded here.
+//! golden value recorded here. A jointed scene (Box2D's falling hinges) is
+//! stepped until it sleeps: the step it falls asleep on is pinned too.
 //!
 //! The golden hashes change only when the simulation deliberately changes (a
 //! solver or collision change): then re-record them from the 1-thread run and
@@ -9,7 +10,7 @@
 //! shapes are built from exact coordinates), so the hash does not depend on the
 //! platform's sine and cosine either.
 
-use lamina_dynamics::{BodyDesc, ColliderDesc, World, WorldSettings};
+use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 
 fn scene(enable_sleep: bool) -> World {
@@ -80,4 +81,76 @@ fn every_thread_count_gives_the_same_bits() {
             "the simulation changed: re-record the golden hash if that was intended"
         );
     }
+}
+
+/// Box2D's "falling hinges": 4 columns of 30 rounded boxes, tilted ±0.1 rad
+/// in turn (angles go through the deterministic sine and cosine), each pair
+/// joined by a revolute joint with limits −0.1π..0.2π and a 0.5 Hz spring,
+/// dropped on the ground.
+fn falling_hinges() -> World {
+    let mut w = World::new(WorldSettings::default());
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(40.0, 1.0))).unwrap();
+    let (columns, rows) = (4, 30);
+    let h: Real = 0.25;
+    let shape = Shape::rounded_rectangle(0.9 * h, 0.9 * h, 0.1 * h);
+    let (offset, dx) = (0.4 * h, 10.0 * h);
+    let x_base = -0.5 * dx * (columns as Real - 1.0);
+    let pi = std::f64::consts::PI as Real;
+    for j in 0..columns {
+        let x = x_base + j as Real * dx;
+        let mut below: Option<BodyKey> = None;
+        for i in 0..rows {
+            let angle = if i % 2 == 0 { -0.1 } else { 0.1 };
+            let desc =
+                BodyDesc::dynamic().translation(x + offset * i as Real, h + 2.0 * h * i as Real).angle(angle);
+            let body = w.add_body(desc);
+            w.add_collider(body, ColliderDesc::new(shape.clone())).unwrap();
+            match below.take() {
+                None => below = Some(body),
+                Some(a) => {
+                    // A's upper right corner.
+                    let anchor = w.body(a).unwrap().position() * Point::new(h, h);
+                    let hinge =
+                        JointDesc::revolute(a, body, anchor).limits(-0.1 * pi, 0.2 * pi).spring(0.5, 0.5);
+                    w.add_joint(hinge).unwrap();
+                }
+            }
+        }
+    }
+    w
+}
+
+/// Steps the falling hinges until every body sleeps; the step and the hash then.
+fn hinges_sleep(threads: usize) -> (usize, u64) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| {
+        let mut w = falling_hinges();
+        for n in 1..=2000 {
+            w.step(1.0 / 60.0).unwrap();
+            if w.bodies().all(|(_, b)| b.is_sleeping() || b.kind() == lamina_dynamics::BodyKind::Fixed) {
+                return (n, w.state_hash());
+            }
+        }
+        panic!("the falling hinges never fell asleep");
+    })
+}
+
+/// The step the falling hinges fall asleep on, and the hash then.
+#[cfg(not(feature = "f64"))]
+const GOLDEN_HINGES: (usize, u64) = (368, 0x4b49_befc_6cd6_7762);
+#[cfg(feature = "f64")]
+const GOLDEN_HINGES: (usize, u64) = (516, 0x028e_ed54_4fb8_33f6);
+
+#[test]
+fn falling_hinges_sleep_on_the_same_step_with_the_same_bits_on_every_thread_count() {
+    let reference = hinges_sleep(1);
+    println!("falling hinges sleep at step {}, hash {:#018x}", reference.0, reference.1);
+    for threads in [2, 3, 4, 8, 16] {
+        assert_eq!(hinges_sleep(threads), reference, "{threads} threads");
+    }
+    assert_eq!(
+        reference, GOLDEN_HINGES,
+        "the simulation changed: re-record the golden values if that was intended"
+    );
 }
