@@ -29,7 +29,8 @@ use scenes::{ALL, Scene, TIME_STEP};
 const USAGE: &str = "\
 usage: benchmark [--scene NAME|all] [--threads N,N,...] [--steps N] [--runs K] [--out DIR]
 
-  --scene    a scene name or `all` (default all): large_pyramid, many_pyramids, smash, tumbler, spinner
+  --scene    a scene name or `all` (default all): large_pyramid, many_pyramids, smash, tumbler, spinner,
+             joint_grid
   --threads  rayon thread counts, comma-separated (default 1)
   --steps    steps per run (default: each scene's own count)
   --runs     runs per scene and thread count (default 3)

@@ -5,12 +5,13 @@
 //!
 //! Common settings: gravity (0, −10) m/s², a step of 1/60 s, 4 substeps,
 //! density 1 kg/m², friction 0.6, restitution 0. The pyramids run with sleeping
-//! disabled, so that every body works every step. Lamina has no joints yet: the
-//! motor-driven drum of `tumbler` and the motor-driven paddle of `spinner` are
-//! kinematic bodies turning at the motor's speed.
+//! disabled, so that every body works every step. As in Box2D, the drum of
+//! `tumbler` and the paddle of `spinner` are dynamic bodies driven by revolute
+//! motors.
 
 use lamina::prelude::*;
 
+pub mod joint_grid;
 pub mod large_pyramid;
 pub mod many_pyramids;
 pub mod smash;
@@ -31,12 +32,13 @@ pub struct Scene {
 }
 
 /// Every scene, in the order reports list them.
-pub const ALL: [Scene; 5] = [
+pub const ALL: [Scene; 6] = [
     Scene { name: large_pyramid::NAME, steps: large_pyramid::STEPS, build: large_pyramid::build },
     Scene { name: many_pyramids::NAME, steps: many_pyramids::STEPS, build: many_pyramids::build },
     Scene { name: smash::NAME, steps: smash::STEPS, build: smash::build },
     Scene { name: tumbler::NAME, steps: tumbler::STEPS, build: tumbler::build },
     Scene { name: spinner::NAME, steps: spinner::STEPS, build: spinner::build },
+    Scene { name: joint_grid::NAME, steps: joint_grid::STEPS, build: joint_grid::build },
 ];
 
 /// The common settings: gravity (0, −10) m/s², 4 substeps, sleeping enabled.
@@ -53,6 +55,15 @@ fn material(shape: Shape) -> ColliderDesc {
 fn attach(world: &mut World, body: BodyKey, desc: ColliderDesc) {
     if let Err(err) = world.add_collider(body, desc) {
         panic!("a benchmark scene's collider was refused: {err}");
+    }
+}
+
+/// Drives `body` about `center` at `speed` rad/s with at most `max_torque`
+/// N·m, through a revolute motor to a fixed body there.
+fn drive(world: &mut World, body: BodyKey, center: Point, speed: Real, max_torque: Real) {
+    let hub = world.add_body(BodyDesc::fixed().translation(center.x, center.y));
+    if let Err(err) = world.add_joint(JointDesc::revolute(hub, body, center).motor(speed, max_torque)) {
+        panic!("a benchmark scene's motor was refused: {err}");
     }
 }
 

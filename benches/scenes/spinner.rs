@@ -1,13 +1,12 @@
 //! `spinner`: 6,076 capsules, circles and squares stirred by a paddle spinning
-//! at 5 rad/s inside a loop of 360 segments. Box2D drives the paddle with a
-//! revolute motor; until Lamina has joints the paddle is a kinematic body
-//! spinning at the motor's speed.
+//! at 5 rad/s inside a loop of 360 segments, driven as in Box2D by a revolute
+//! motor of unbounded torque to a fixed body at its centre.
 
 use std::f64::consts::TAU;
 
 use lamina::prelude::*;
 
-use super::{attach, material, settings};
+use super::{attach, drive, material, settings};
 
 /// The scene's name.
 pub const NAME: &str = "spinner";
@@ -38,8 +37,9 @@ pub fn build() -> World {
         attach(&mut world, ground, material(segment).friction(0.1));
     }
 
-    let paddle = world.add_body(BodyDesc::kinematic().translation(0.0, 12.0).angular_velocity(5.0));
+    let paddle = world.add_body(BodyDesc::dynamic().translation(0.0, 12.0));
     attach(&mut world, paddle, material(Shape::rounded_rectangle(0.4, 20.0, 0.2)).friction(0.0));
+    drive(&mut world, paddle, Point::new(0.0, 12.0), 5.0, Real::MAX);
 
     let shapes = [
         Shape::capsule(Point::new(-0.25, 0.0), Point::new(0.25, 0.0), 0.25),

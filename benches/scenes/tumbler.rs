@@ -1,10 +1,10 @@
 //! `tumbler`: a hollow square drum turning at 25°/s with 2,025 small squares
-//! inside. Box2D drives the drum with a revolute motor; until Lamina has joints
-//! the drum is a kinematic body turning at the motor's speed.
+//! inside, driven as in Box2D by a revolute motor (speed 25°/s, max torque
+//! 10⁸ N·m) to a fixed body at its centre.
 
 use lamina::prelude::*;
 
-use super::{attach, material, settings};
+use super::{attach, drive, material, settings};
 
 /// The scene's name.
 pub const NAME: &str = "tumbler";
@@ -22,13 +22,14 @@ const DRUM_DEGREES_PER_SECOND: Real = 25.0;
 pub fn build() -> World {
     let mut world = World::new(settings());
     let omega = DRUM_DEGREES_PER_SECOND.to_radians();
-    let drum = world.add_body(BodyDesc::kinematic().translation(0.0, 10.0).angular_velocity(omega));
+    let drum = world.add_body(BodyDesc::dynamic().translation(0.0, 10.0));
     let walls =
         [(0.5, 10.0, 10.0, 0.0), (0.5, 10.0, -10.0, 0.0), (10.0, 0.5, 0.0, 10.0), (10.0, 0.5, 0.0, -10.0)];
     for (hx, hy, x, y) in walls {
         let wall = material(Shape::rectangle(hx, hy)).density(50.0).local_pose(Isometry::translation(x, y));
         attach(&mut world, drum, wall);
     }
+    drive(&mut world, drum, Point::new(0.0, 10.0), omega, 1.0e8);
     let square = Shape::rectangle(0.125, 0.125);
     let start = -0.2 * GRID as Real;
     for i in 0..GRID {
