@@ -18,12 +18,14 @@ fn direction(s: &Substep) -> (Vec2, Real) {
     (dir, length)
 }
 
+#[inline]
 pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     let (dir, _) = direction(s);
     let i = &c.impulses;
     AxialRow::linear(c, s, dir).apply(c, v, i.axial + i.spring + i.motor + i.lower - i.upper);
 }
 
+#[inline]
 pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities, inv_h: Real, use_bias: bool) {
     let (dir, length) = direction(s);
     let row = AxialRow::linear(c, s, dir);

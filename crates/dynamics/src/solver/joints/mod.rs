@@ -176,6 +176,7 @@ impl JointConstraint {
     }
 
     /// Applies last step's impulses.
+    #[inline]
     pub fn warm_start(&mut self, states: &States) {
         let mut v = Velocities::load(states, self.a, self.b);
         let s = self.substep(&v);
@@ -191,6 +192,7 @@ impl JointConstraint {
     }
 
     /// One pass over the joint's rows; `use_bias` is false in the relax pass.
+    #[inline]
     pub fn solve(&mut self, states: &States, inv_h: Real, use_bias: bool) {
         let mut v = Velocities::load(states, self.a, self.b);
         let s = self.substep(&v);
@@ -228,17 +230,15 @@ impl JointConstraint {
         (force * inv_h, torque * inv_h)
     }
 
-    /// Where the joint stands this substep: the current anchors, frames and
-    /// the separation of the anchors.
+    /// Where the joint stands this substep: the current anchors and their
+    /// separation; the frames' rotations are turned on demand.
     #[inline]
     fn substep(&self, v: &Velocities) -> Substep {
         let (sa, sb) = (&v.state_a, &v.state_b);
         let ra = sa.dq * self.frame_a.p;
         let rb = sb.dq * self.frame_b.p;
-        let qa = sa.dq * self.frame_a.q;
-        let qb = sb.dq * self.frame_b.q;
         let d = (sb.dp - sa.dp) + self.delta_center + (rb - ra);
-        Substep { ra, rb, qa, qb, d }
+        Substep { ra, rb, d, dqa: sa.dq, dqb: sb.dq, qa0: self.frame_a.q, qb0: self.frame_b.q }
     }
 }
 
@@ -254,11 +254,14 @@ pub(crate) struct Substep {
     /// Anchors from each centre of mass, world orientation now.
     pub ra: Vec2,
     pub rb: Vec2,
-    /// Frame rotations now.
-    pub qa: Rotation,
-    pub qb: Rotation,
     /// B's anchor minus A's anchor.
     pub d: Vec2,
+    /// Each body's rotation since the step began, and its frame's rotation at
+    /// the step's start.
+    dqa: Rotation,
+    dqb: Rotation,
+    qa0: Rotation,
+    qb0: Rotation,
 }
 
 impl Substep {
@@ -266,7 +269,7 @@ impl Substep {
     #[inline]
     pub fn relative_angle(&self) -> Real {
         // sin and cos of (angle B − angle A).
-        let (a, b) = (&self.qa, &self.qb);
+        let (a, b) = (&(self.dqa * self.qa0), &(self.dqb * self.qb0));
         let s = b.im * a.re - b.re * a.im;
         let c = b.re * a.re + b.im * a.im;
         lamina_geometry::trig::atan2(s, c)
@@ -275,7 +278,7 @@ impl Substep {
     /// The joint axis (frame A's x axis) now.
     #[inline]
     pub fn axis(&self) -> Vec2 {
-        self.qa * Vec2::x()
+        (self.dqa * self.qa0) * Vec2::x()
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::{JointConstraint, Substep, Velocities, point};
 
+#[inline]
 pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities) {
     if c.angular_mass > 0.0 {
         let velocity = v.state_b.w - v.state_a.w + c.correction_rate * s.relative_angle();
@@ -20,6 +21,7 @@ pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities) {
 }
 
 /// `p`, shortened to `max` if longer.
+#[inline]
 pub(super) fn clamp_length(p: lamina_geometry::Vec2, max: lamina_geometry::Real) -> lamina_geometry::Vec2 {
     let length = p.norm();
     if length > max && length > 0.0 { p * (max / length) } else { p }

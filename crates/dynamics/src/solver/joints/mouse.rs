@@ -6,10 +6,12 @@
 use super::motor::clamp_length;
 use super::{JointConstraint, Substep, Velocities, point};
 
+#[inline]
 pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     point::warm_start(c, s, v);
 }
 
+#[inline]
 pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities) {
     // A mouse joint has no rigid rows: its softness damps B's spin, with no bias.
     if c.inv_i_b > 0.0 {

@@ -11,6 +11,7 @@ use lamina_geometry::{Real, Vec2};
 use super::{JointConstraint, Substep, Velocities, bias_terms};
 
 /// Applies last step's point and angular impulses.
+#[inline]
 pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     v.apply_point(c, s, c.impulses.linear);
     v.apply_angular(c, c.impulses.angular);
@@ -18,6 +19,7 @@ pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
 
 /// The impulse that drives the anchors' relative velocity plus `bias` to zero,
 /// given the row's mass and impulse scales (softness); not yet applied.
+#[inline]
 pub(super) fn impulse(
     c: &JointConstraint,
     s: &Substep,
@@ -44,6 +46,7 @@ pub(super) fn mass_matrix(c: &JointConstraint, s: &Substep) -> (Real, Real, Real
 
 /// The rigid point row: soft with the joint's stiffness while solving with
 /// bias, unbiased while relaxing.
+#[inline]
 pub(super) fn solve_rigid(c: &mut JointConstraint, s: &Substep, v: &mut Velocities, use_bias: bool) {
     let (bias_rate, mass_scale, impulse_scale) = bias_terms(&c.softness, 1.0, use_bias);
     let p = impulse(c, s, v, s.d * bias_rate, mass_scale, impulse_scale);

@@ -14,6 +14,7 @@ use lamina_geometry::{Real, Vec2};
 use super::point::solve_2x2;
 use super::{AxialRow, JointConstraint, Substep, Velocities, bias_terms};
 
+#[inline]
 pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     let axis = s.axis();
     let i = &c.impulses;
@@ -22,6 +23,7 @@ pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     v.apply_angular(c, i.angular);
 }
 
+#[inline]
 pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities, inv_h: Real, use_bias: bool) {
     let axis = s.axis();
     let translation = axis.dot(&s.d);

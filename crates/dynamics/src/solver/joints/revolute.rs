@@ -12,6 +12,7 @@ use lamina_geometry::Real;
 
 use super::{AxialRow, JointConstraint, Substep, Velocities, point};
 
+#[inline]
 pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     // The point impulse already holds what the angular rows brought with them.
     let i = &c.impulses;
@@ -19,6 +20,7 @@ pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     v.apply_angular(c, i.spring + i.motor + i.lower - i.upper);
 }
 
+#[inline]
 pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities, inv_h: Real, use_bias: bool) {
     if c.angular_mass > 0.0 && (c.spring_on || c.motor_on || c.limits_on) {
         let row = AxialRow::about_anchor(c, s);

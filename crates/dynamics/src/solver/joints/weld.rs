@@ -5,6 +5,7 @@
 
 use super::{JointConstraint, Substep, Velocities, bias_terms, point};
 
+#[inline]
 pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities, use_bias: bool) {
     let (bias_rate, mass_scale, impulse_scale) = if c.spring_on {
         (c.spring.bias_rate, c.spring.mass_scale, c.spring.impulse_scale)

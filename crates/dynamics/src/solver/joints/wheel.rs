@@ -12,6 +12,7 @@ use lamina_geometry::math::left_perp;
 
 use super::{AxialRow, JointConstraint, Substep, Velocities};
 
+#[inline]
 pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     let axis = s.axis();
     let i = &c.impulses;
@@ -20,6 +21,7 @@ pub(super) fn warm_start(c: &JointConstraint, s: &Substep, v: &mut Velocities) {
     v.apply_angular(c, i.motor);
 }
 
+#[inline]
 pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities, inv_h: Real, use_bias: bool) {
     let mut i = c.impulses;
     if c.motor_on && c.angular_mass > 0.0 {
