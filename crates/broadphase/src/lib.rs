@@ -79,4 +79,5 @@ mod sweep_and_prune;
 
 pub use error::BroadPhaseError;
 pub use event::PairEvent;
+pub use proxy::PairFilter;
 pub use sweep_and_prune::{BroadPhaseSettings, DEFAULT_REGION_SIZE, SweepAndPrune};

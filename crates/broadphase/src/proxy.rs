@@ -32,4 +32,33 @@ pub(crate) struct Proxy<K> {
     pub(crate) placement: Placement,
     /// False for a slot on the free list.
     pub(crate) live: bool,
+    /// Which proxies it may pair with.
+    pub(crate) filter: PairFilter,
+}
+
+/// Which proxies a proxy pairs with: two proxies pair only when each one's
+/// category shares a bit with the other's mask. Queries ignore filters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PairFilter {
+    /// The bits the proxy is.
+    pub category: u32,
+    /// The bits the proxy pairs with.
+    pub mask: u32,
+}
+
+impl PairFilter {
+    /// Pairs with everything.
+    pub const ALL: PairFilter = PairFilter { category: u32::MAX, mask: u32::MAX };
+
+    /// Whether proxies with these filters pair.
+    #[inline]
+    pub fn accepts(&self, other: &PairFilter) -> bool {
+        self.category & other.mask != 0 && other.category & self.mask != 0
+    }
+}
+
+impl Default for PairFilter {
+    fn default() -> Self {
+        Self::ALL
+    }
 }

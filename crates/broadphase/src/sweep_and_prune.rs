@@ -5,7 +5,7 @@ use crate::error::BroadPhaseError;
 use crate::event::PairEvent;
 use crate::hash::FastBuild;
 use crate::pair_set::PairSet;
-use crate::proxy::{Placement, Proxy};
+use crate::proxy::{PairFilter, Placement, Proxy};
 use crate::region::{CellRange, RegionGrid, SweepPolicy};
 use lamina_geometry::tolerance::AABB_MARGIN;
 use lamina_geometry::{Aabb, Real};
@@ -44,7 +44,8 @@ impl Default for BroadPhaseSettings {
 /// given the same calls report the same events in the same order.
 ///
 /// A pair is two proxies whose **fat** boxes (see [`SweepAndPrune::fat_aabb`])
-/// overlap or touch. The set of pairs is the one reported by the events of every
+/// overlap or touch and whose [`PairFilter`]s accept each other (proxies
+/// inserted with [`SweepAndPrune::insert`] accept everything). The set of pairs is the one reported by the events of every
 /// [`SweepAndPrune::update_pairs`] so far, and [`SweepAndPrune::pairs`] lists it.
 #[derive(Clone, Debug)]
 pub struct SweepAndPrune<K> {
@@ -224,6 +225,18 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     ///
     /// Fails, changing nothing, on a non-finite or inverted box or a key already present.
     pub fn insert(&mut self, key: K, aabb: Aabb) -> Result<(), BroadPhaseError<K>> {
+        self.insert_filtered(key, aabb, PairFilter::ALL)
+    }
+
+    /// Adds a proxy like [`SweepAndPrune::insert`] that pairs only with proxies
+    /// `filter` accepts: pairs that could never interact (a cloth's own
+    /// particles, say) then cost nothing once found.
+    pub fn insert_filtered(
+        &mut self,
+        key: K,
+        aabb: Aabb,
+        filter: PairFilter,
+    ) -> Result<(), BroadPhaseError<K>> {
         let fat = self.fatten(&aabb)?;
         if self.keys.contains_key(&key) {
             return Err(BroadPhaseError::DuplicateKey(key));
@@ -235,10 +248,11 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 proxy.fat = fat;
                 proxy.placement = Placement::Detached;
                 proxy.live = true;
+                proxy.filter = filter;
                 id
             }
             None => {
-                self.proxies.push(Proxy { key, fat, placement: Placement::Detached, live: true });
+                self.proxies.push(Proxy { key, fat, placement: Placement::Detached, live: true, filter });
                 let slots = self.proxies.len();
                 self.pairs.reserve_slots(slots);
                 self.mover_index.resize(slots, 0);
@@ -362,9 +376,16 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         self.active.clear();
+        let proxies = &self.proxies;
+        let accepts = |a: u32, b: u32| proxies[a as usize].filter.accepts(&proxies[b as usize].filter);
         for (i, &id) in self.movers.iter().enumerate() {
             let proxy = &self.proxies[id as usize];
             let fat = proxy.fat;
+            let mut hit = |q: u32| {
+                if accepts(id, q) {
+                    hits.push((i as u32, q));
+                }
+            };
             match proxy.placement {
                 Placement::Grid { regions, count, .. } => {
                     for &r in &regions[..count as usize] {
@@ -372,9 +393,9 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                             self.active.push(r);
                         }
                     }
-                    self.for_each_large_overlap(&fat, Some(id), |q| hits.push((i as u32, q)));
+                    self.for_each_large_overlap(&fat, Some(id), hit);
                 }
-                _ => self.for_each_overlap(&fat, Some(id), |q| hits.push((i as u32, q))),
+                _ => self.for_each_overlap(&fat, Some(id), &mut hit),
             }
         }
         let (queued, mover_index) = (&self.queued, &self.mover_index);
@@ -383,7 +404,11 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 self.grid.region(r).for_each_moving_overlap(
                     &self.grid,
                     |id| Self::is_queued(queued, id),
-                    |m, q| hits.push((mover_index[m as usize], q)),
+                    |m, q| {
+                        if accepts(m, q) {
+                            hits.push((mover_index[m as usize], q));
+                        }
+                    },
                 );
             }
         }
@@ -395,7 +420,9 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                     if !region.swept() {
                         let single = range.is_single();
                         region.for_each_overlap_of_member(&self.grid, id, &proxy.fat, single, hint, |q| {
-                            hits.push((i as u32, q))
+                            if accepts(id, q) {
+                                hits.push((i as u32, q));
+                            }
                         });
                     }
                 }

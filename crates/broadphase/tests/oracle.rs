@@ -1,11 +1,12 @@
 //! Thousands of boxes moving randomly for hundreds of steps, with inserts,
 //! removes and teleports mixed in: after every step the pair set rebuilt from the
-//! events must equal the O(n²) set over the fat boxes exactly.
+//! events must equal the O(n²) set over the fat boxes exactly (less the pairs
+//! their filters refuse, where proxies have filters).
 
 mod common;
 
 use common::{Model, Rng, aabb};
-use lamina_broadphase::{BroadPhaseSettings, SweepAndPrune};
+use lamina_broadphase::{BroadPhaseSettings, PairFilter, SweepAndPrune};
 use lamina_geometry::{Aabb, Real};
 
 struct Scene {
@@ -21,17 +22,37 @@ fn random_box(rng: &mut Rng, scene: &Scene) -> Aabb {
     aabb(x, y, x + w, y + h)
 }
 
+/// A filter drawn from a few categories and masks, so that some pairs of
+/// overlapping proxies are refused and others kept.
+fn random_filter(rng: &mut Rng) -> PairFilter {
+    let masks = [u32::MAX, !1, !2, 1 | 4, 2];
+    PairFilter { category: 1 << rng.below(3), mask: masks[rng.below(masks.len())] }
+}
+
 /// Runs `steps` steps over `n` boxes, checking every step against brute force.
 fn run(seed: u64, settings: BroadPhaseSettings, scene: Scene, n: usize, steps: usize) {
+    run_with(seed, settings, scene, n, steps, false)
+}
+
+/// [`run`], with a random filter on every proxy when `filtered`.
+fn run_with(seed: u64, settings: BroadPhaseSettings, scene: Scene, n: usize, steps: usize, filtered: bool) {
     let mut rng = Rng(seed);
     let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
     let mut model = Model::new(settings.margin);
     let mut tight: Vec<(u32, Aabb)> = Vec::new();
     let mut next_key = 0u32;
     let mut events = Vec::new();
+    let mut insert = |model: &mut Model, sap: &mut SweepAndPrune<u32>, rng: &mut Rng, key: u32, b: Aabb| {
+        if filtered {
+            let filter = random_filter(rng);
+            model.insert_filtered(sap, key, b, filter);
+        } else {
+            model.insert(sap, key, b);
+        }
+    };
     for _ in 0..n {
         let b = random_box(&mut rng, &scene);
-        model.insert(&mut sap, next_key, b);
+        insert(&mut model, &mut sap, &mut rng, next_key, b);
         tight.push((next_key, b));
         next_key += 1;
     }
@@ -61,7 +82,7 @@ fn run(seed: u64, settings: BroadPhaseSettings, scene: Scene, n: usize, steps: u
         }
         for _ in 0..rng.below(12) {
             let b = random_box(&mut rng, &scene);
-            model.insert(&mut sap, next_key, b);
+            insert(&mut model, &mut sap, &mut rng, next_key, b);
             tight.push((next_key, b));
             next_key += 1;
         }
@@ -96,4 +117,10 @@ fn dense_crowd_in_few_regions() {
     // Many boxes packed into a handful of regions: long sorted arrays, many pairs.
     let settings = BroadPhaseSettings { margin: 0.1, region_size: 16.0 };
     run(0x5eed_0004, settings, Scene { world: 12.0, max_size: 1.5, large_size: 20.0 }, 1200, 120);
+}
+
+#[test]
+fn filtered_proxies_pair_only_as_their_filters_allow() {
+    let scene = Scene { world: 60.0, max_size: 3.0, large_size: 40.0 };
+    run_with(0xf117_e4ed, BroadPhaseSettings::default(), scene, 2000, 120, true);
 }

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use lamina_broadphase::{PairEvent, SweepAndPrune};
+use lamina_broadphase::{PairEvent, PairFilter, SweepAndPrune};
 use lamina_geometry::{Aabb, Point, Real};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -44,18 +44,32 @@ pub fn aabb(x0: Real, y0: Real, x1: Real, y1: Real) -> Aabb {
 pub struct Model {
     pub margin: Real,
     pub fat: BTreeMap<u32, Aabb>,
+    /// Filters of proxies inserted with one (the others accept everything).
+    pub filters: BTreeMap<u32, PairFilter>,
     /// The pair set rebuilt from the events alone.
     pub replayed: BTreeSet<(u32, u32)>,
 }
 
 impl Model {
     pub fn new(margin: Real) -> Self {
-        Self { margin, fat: BTreeMap::new(), replayed: BTreeSet::new() }
+        Self { margin, fat: BTreeMap::new(), filters: BTreeMap::new(), replayed: BTreeSet::new() }
     }
 
     pub fn insert(&mut self, sap: &mut SweepAndPrune<u32>, key: u32, tight: Aabb) {
         sap.insert(key, tight).expect("insert of a fresh key with a valid box");
         self.fat.insert(key, tight.loosened(self.margin));
+    }
+
+    pub fn insert_filtered(
+        &mut self,
+        sap: &mut SweepAndPrune<u32>,
+        key: u32,
+        tight: Aabb,
+        filter: PairFilter,
+    ) {
+        sap.insert_filtered(key, tight, filter).expect("insert of a fresh key with a valid box");
+        self.fat.insert(key, tight.loosened(self.margin));
+        self.filters.insert(key, filter);
     }
 
     pub fn update(&mut self, sap: &mut SweepAndPrune<u32>, key: u32, tight: Aabb) {
@@ -70,6 +84,7 @@ impl Model {
     pub fn remove(&mut self, sap: &mut SweepAndPrune<u32>, key: u32) {
         sap.remove(key).expect("remove of a live key");
         self.fat.remove(&key);
+        self.filters.remove(&key);
     }
 
     /// Runs `update_pairs`, checks the events' form, replays them, and checks the
@@ -90,7 +105,9 @@ impl Model {
         for (&k, fat) in &self.fat {
             assert_eq!(sap.fat_aabb(k), Some(*fat), "fat box of {k}");
         }
-        let expected = brute_force_pairs(&self.fat);
+        let filter = |k: &u32| self.filters.get(k).copied().unwrap_or(PairFilter::ALL);
+        let expected: Vec<(u32, u32)> =
+            brute_force_pairs(&self.fat).into_iter().filter(|(a, b)| filter(a).accepts(&filter(b))).collect();
         let replayed: Vec<(u32, u32)> = self.replayed.iter().copied().collect();
         if replayed != expected {
             let got: BTreeSet<_> = replayed.iter().copied().collect();
