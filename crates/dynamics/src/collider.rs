@@ -31,6 +31,18 @@ impl CollisionFilter {
         }
         self.mask & other.category != 0 && other.mask & self.category != 0
     }
+
+    /// The part of the filter the broad phase can apply before a pair exists:
+    /// category and mask. A positive group may override them, so such a
+    /// collider pairs with everything there and is filtered when its contact
+    /// would be made.
+    pub(crate) fn pair_filter(&self) -> lamina_broadphase::PairFilter {
+        if self.group > 0 {
+            lamina_broadphase::PairFilter::ALL
+        } else {
+            lamina_broadphase::PairFilter { category: self.category, mask: self.mask }
+        }
+    }
 }
 
 /// The description of a collider to add: `ColliderDesc::new(shape).density(2.0)`.

@@ -127,9 +127,9 @@ impl World {
         desc.validate()?;
         let pose = self.bodies.get(body).ok_or(WorldError::StaleBody(body))?.pose;
         let collider = Collider::from_desc(body, desc, &pose);
-        let aabb = collider.aabb;
+        let (aabb, filter) = (collider.aabb, collider.filter.pair_filter());
         let key = self.colliders.insert(collider);
-        if self.broad_phase.insert(key, aabb).is_err() {
+        if self.broad_phase.insert_filtered(key, aabb, filter).is_err() {
             // Unreachable for a validated shape at a finite pose; undo, to keep the world whole.
             self.colliders.remove(key);
             return Err(WorldError::InvalidBodyProperty { name: "collider bounds", value: Real::NAN });
