@@ -35,3 +35,13 @@ pub mod prelude {
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The user's guide's examples, compiled and run as doctests.
+#[doc = include_str!("../docs/guide.md")]
+#[cfg(doctest)]
+pub struct GuideDoctests;
+
+/// The joints page's example, compiled and run as a doctest.
+#[doc = include_str!("../docs/joints.md")]
+#[cfg(doctest)]
+pub struct JointsDoctests;
