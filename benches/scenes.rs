@@ -22,13 +22,18 @@ fn step_scenes(c: &mut Criterion) {
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
     for scene in &ALL {
         let mut world = (scene.build)();
+        let mut step = 0;
         for _ in 0..scene.steps / 10 {
+            scene.before_step(&mut world, step);
             let _ = world.step(TIME_STEP);
+            step += 1;
         }
         group.bench_function(format!("{}/{STEPS_PER_ITERATION} steps", scene.name), |b| {
             b.iter(|| {
                 for _ in 0..STEPS_PER_ITERATION {
+                    scene.before_step(&mut world, step);
                     let _ = black_box(world.step(TIME_STEP));
+                    step += 1;
                 }
             })
         });

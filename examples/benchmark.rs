@@ -30,7 +30,7 @@ const USAGE: &str = "\
 usage: benchmark [--scene NAME|all] [--threads N,N,...] [--steps N] [--runs K] [--out DIR]
 
   --scene    a scene name or `all` (default all): large_pyramid, many_pyramids, smash, tumbler, spinner,
-             joint_grid
+             joint_grid, rain
   --threads  rayon thread counts, comma-separated (default 1)
   --steps    steps per run (default: each scene's own count)
   --runs     runs per scene and thread count (default 3)
@@ -213,6 +213,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
         let mut elapsed = Duration::ZERO;
         for step in 0..steps {
             let start = Instant::now();
+            scene.before_step(&mut world, step);
             let result = world.step(TIME_STEP);
             elapsed += start.elapsed();
             if let Err(e) = result {

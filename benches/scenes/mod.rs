@@ -11,9 +11,11 @@
 
 use lamina::prelude::*;
 
+pub mod human;
 pub mod joint_grid;
 pub mod large_pyramid;
 pub mod many_pyramids;
+pub mod rain;
 pub mod smash;
 pub mod spinner;
 pub mod tumbler;
@@ -29,16 +31,39 @@ pub struct Scene {
     pub steps: usize,
     /// Builds the scene's world, ready to step.
     pub build: fn() -> World,
+    /// Called with the step's number (from 0) before each step, for scenes
+    /// that add and remove bodies as they go.
+    pub update: Option<fn(&mut World, usize)>,
+}
+
+impl Scene {
+    /// Runs the scene's update for step `step`, if it has one.
+    pub fn before_step(&self, world: &mut World, step: usize) {
+        if let Some(update) = self.update {
+            update(world, step);
+        }
+    }
 }
 
 /// Every scene, in the order reports list them.
-pub const ALL: [Scene; 6] = [
-    Scene { name: large_pyramid::NAME, steps: large_pyramid::STEPS, build: large_pyramid::build },
-    Scene { name: many_pyramids::NAME, steps: many_pyramids::STEPS, build: many_pyramids::build },
-    Scene { name: smash::NAME, steps: smash::STEPS, build: smash::build },
-    Scene { name: tumbler::NAME, steps: tumbler::STEPS, build: tumbler::build },
-    Scene { name: spinner::NAME, steps: spinner::STEPS, build: spinner::build },
-    Scene { name: joint_grid::NAME, steps: joint_grid::STEPS, build: joint_grid::build },
+pub const ALL: [Scene; 7] = [
+    Scene {
+        name: large_pyramid::NAME,
+        steps: large_pyramid::STEPS,
+        build: large_pyramid::build,
+        update: None,
+    },
+    Scene {
+        name: many_pyramids::NAME,
+        steps: many_pyramids::STEPS,
+        build: many_pyramids::build,
+        update: None,
+    },
+    Scene { name: smash::NAME, steps: smash::STEPS, build: smash::build, update: None },
+    Scene { name: tumbler::NAME, steps: tumbler::STEPS, build: tumbler::build, update: None },
+    Scene { name: spinner::NAME, steps: spinner::STEPS, build: spinner::build, update: None },
+    Scene { name: joint_grid::NAME, steps: joint_grid::STEPS, build: joint_grid::build, update: None },
+    Scene { name: rain::NAME, steps: rain::STEPS, build: rain::build, update: Some(rain::update) },
 ];
 
 /// The common settings: gravity (0, −10) m/s², 4 substeps, sleeping enabled.

@@ -42,7 +42,7 @@ fn run_with(seed: u64, settings: BroadPhaseSettings, scene: Scene, n: usize, ste
     let mut tight: Vec<(u32, Aabb)> = Vec::new();
     let mut next_key = 0u32;
     let mut events = Vec::new();
-    let mut insert = |model: &mut Model, sap: &mut SweepAndPrune<u32>, rng: &mut Rng, key: u32, b: Aabb| {
+    let insert = |model: &mut Model, sap: &mut SweepAndPrune<u32>, rng: &mut Rng, key: u32, b: Aabb| {
         if filtered {
             let filter = random_filter(rng);
             model.insert_filtered(sap, key, b, filter);

@@ -2,6 +2,8 @@
 //! chain's stretch and load, a motor's spin-up time, limits, sliders, welds,
 //! ropes, springs and a wheel-driven cart.
 
+#![allow(clippy::unnecessary_cast)] // the casts to f64 are no-ops with the `f64` feature
+
 use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, JointKey, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 

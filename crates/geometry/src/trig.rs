@@ -27,6 +27,49 @@ pub fn atan2(y: Real, x: Real) -> Real {
     atan2_f64(y as f64, x as f64) as Real
 }
 
+/// `atan2(y, x)` in [−π, π] to within 4 × 10⁻⁸ rad (plus rounding in
+/// [`Real`]), identical on every platform, from one division and a polynomial:
+/// fast enough for a solver's inner loop, where [`atan2`]'s series is not. The
+/// ratio of the smaller to the larger magnitude goes through the odd
+/// polynomial of Abramowitz & Stegun 4.4.49 (error about 2 × 10⁻⁸ on [0, 1]
+/// with exact coefficients; 3.8 × 10⁻⁸ measured with their ten digits),
+/// then is unfolded to the right octant. `(0, 0)` gives 0; NaN gives NaN.
+#[inline]
+pub fn atan2_fast(y: Real, x: Real) -> Real {
+    // The published ten digits, kept for the `f64` build.
+    #[allow(clippy::excessive_precision)]
+    const C: [Real; 8] = [
+        0.999_999_332_9,
+        -0.333_298_560_5,
+        0.199_465_359_9,
+        -0.139_085_335_1,
+        0.096_420_044_1,
+        -0.055_909_886_1,
+        0.021_861_228_8,
+        -0.004_054_058_0,
+    ];
+    let (ax, ay) = (x.abs(), y.abs());
+    let (small, large) = if ay > ax { (ax, ay) } else { (ay, ax) };
+    if large == 0.0 {
+        return if x.is_nan() || y.is_nan() { Real::NAN } else { 0.0 };
+    }
+    let t = small / large;
+    let t2 = t * t;
+    let mut p = C[7];
+    for &c in C[..7].iter().rev() {
+        p = p * t2 + c;
+    }
+    let mut a = t * p;
+    let half_pi = (PI / 2.0) as Real;
+    if ay > ax {
+        a = half_pi - a;
+    }
+    if x < 0.0 {
+        a = PI as Real - a;
+    }
+    if y < 0.0 { -a } else { a }
+}
+
 fn sin_cos_f64(x: f64) -> (f64, f64) {
     if !x.is_finite() {
         return (f64::NAN, f64::NAN);
@@ -133,6 +176,30 @@ mod tests {
         }
         assert_eq!(sin_cos_f64(0.0), (0.0, 1.0));
         assert_eq!(sin_cos_f64(FRAC_PI_2).0, 1.0);
+    }
+
+    #[test]
+    #[allow(clippy::unnecessary_cast)] // a no-op with the `f64` feature
+    fn fast_atan2_is_within_its_bound_of_the_standard_library() {
+        // The polynomial's bound plus rounding in `Real` near π.
+        let bound = 4e-8;
+        let mut worst: f64 = 0.0;
+        for i in -300..=300 {
+            for j in -300..=300 {
+                let (y, x) = (i as Real * 0.0137, j as Real * 0.0291);
+                let ours = atan2_fast(y, x) as f64;
+                let exact = (y as f64).atan2(x as f64);
+                if i != 0 || j != 0 {
+                    worst = worst.max((ours - exact).abs());
+                }
+            }
+        }
+        assert!(worst < bound + 4.0 * Real::EPSILON as f64, "worst error {worst}");
+        assert_eq!(atan2_fast(0.0, 0.0), 0.0);
+        assert_eq!(atan2_fast(0.0, 1.0), 0.0);
+        assert!((atan2_fast(1.0, 0.0) as f64 - FRAC_PI_2).abs() < 1e-6);
+        assert!((atan2_fast(0.0, -1.0) as f64 - PI).abs() < 1e-6);
+        assert!(atan2_fast(Real::NAN, 1.0).is_nan());
     }
 
     #[test]

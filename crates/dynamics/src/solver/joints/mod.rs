@@ -272,7 +272,7 @@ impl Substep {
         let (a, b) = (&(self.dqa * self.qa0), &(self.dqb * self.qb0));
         let s = b.im * a.re - b.re * a.im;
         let c = b.re * a.re + b.im * a.im;
-        lamina_geometry::trig::atan2(s, c)
+        lamina_geometry::trig::atan2_fast(s, c)
     }
 
     /// The joint axis (frame A's x axis) now.
@@ -346,6 +346,7 @@ pub(crate) struct AxialRow {
 
 impl AxialRow {
     /// The angular row of a joint: turns the bodies about their centres of mass.
+    #[inline]
     pub fn angular(c: &JointConstraint) -> Self {
         let zero = Vec2::zeros();
         Self { n: zero, ja: 1.0, jb: 1.0, mass: c.angular_mass, point: zero, ra: zero, rb: zero }
@@ -363,6 +364,7 @@ impl AxialRow {
     /// With `u` the anchors' velocity change per unit angular impulse and `K`
     /// the point rows' matrix, the point impulse is `−K⁻¹u` and the row's
     /// inverse mass is `iA + iB − uᵀK⁻¹u` (a Schur complement).
+    #[inline]
     pub fn about_anchor(c: &JointConstraint, s: &Substep) -> Self {
         let (ia, ib) = (c.inv_i_a, c.inv_i_b);
         let u = Vec2::new(-ib * s.rb.y - ia * s.ra.y, ib * s.rb.x + ia * s.ra.x);
@@ -376,6 +378,7 @@ impl AxialRow {
     /// The row along `n` through the anchors, with `d` from A's anchor to B's:
     /// A's lever arm reaches B's anchor, so that the row's velocity is the rate
     /// of `n·d` with `n` turning with A.
+    #[inline]
     pub fn linear(c: &JointConstraint, s: &Substep, n: Vec2) -> Self {
         let ja = cross(&(s.d + s.ra), &n);
         let jb = cross(&s.rb, &n);
@@ -407,6 +410,7 @@ impl AxialRow {
     }
 
     /// A spring pulling the row's position `position` toward 0.
+    #[inline]
     pub fn solve_spring(
         &self,
         c: &JointConstraint,
@@ -424,6 +428,7 @@ impl AxialRow {
 
     /// A motor driving the row's velocity to `c.motor_speed`, within
     /// `c.max_motor_impulse`.
+    #[inline]
     pub fn solve_motor(&self, c: &JointConstraint, v: &mut Velocities, accumulated: &mut Real) {
         let vel = self.velocity(v) - c.motor_speed;
         let old = *accumulated;
@@ -433,6 +438,7 @@ impl AxialRow {
     }
 
     /// The lower and upper limits on the row's position `position`.
+    #[inline]
     pub fn solve_limits(
         &self,
         c: &JointConstraint,
@@ -448,6 +454,7 @@ impl AxialRow {
 
     /// A one-sided row that keeps `gap ≥ 0`, pushing with `sign` along the
     /// row: speculative while the gap is open, soft once it is closed.
+    #[inline]
     pub fn solve_one_sided(
         &self,
         c: &JointConstraint,
@@ -468,11 +475,14 @@ impl AxialRow {
         let impulse = -self.mass * mass_scale * (vel + bias) - impulse_scale * *accumulated;
         let old = *accumulated;
         *accumulated = (old + impulse).max(0.0);
-        self.apply(c, v, sign * (*accumulated - old));
+        if *accumulated != old {
+            self.apply(c, v, sign * (*accumulated - old));
+        }
     }
 
     /// A rigid row holding `position` at 0, soft with the joint's stiffness
     /// while solving with bias.
+    #[inline]
     pub fn solve_rigid(
         &self,
         c: &JointConstraint,
