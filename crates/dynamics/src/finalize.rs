@@ -13,17 +13,22 @@ impl World {
     /// motion over the next `dt`, so that fast bodies meet their contacts before
     /// they arrive, and moves its broad-phase proxy if needed. `first`, when
     /// given, is the first collider's bounds, already computed.
-    pub(crate) fn refresh_swept_bounds(&mut self, key: crate::BodyKey, dt: Real, first: Option<Aabb>) {
+    pub(crate) fn refresh_swept_bounds(&mut self, key: crate::BodyKey, dt: Real, first: Option<FirstBounds>) {
         let b = &mut self.bodies[key];
         b.bounds_stale = false;
         let (ahead, spin) = reach_ahead(b.linear_velocity, b.angular_velocity, b.extent, dt);
         let pose = b.pose;
         for (n, &ck) in b.colliders.iter().enumerate() {
             let c = &mut self.colliders[ck];
-            c.aabb = match first {
-                Some(aabb) if n == 0 => aabb,
-                _ => swept_aabb(c, &pose, ahead, spin),
-            };
+            match first {
+                Some(first) if n == 0 => {
+                    c.aabb = first.aabb;
+                    if first.inside_proxy {
+                        continue; // the broad phase would leave its proxy as it is
+                    }
+                }
+                _ => c.aabb = swept_aabb(c, &pose, ahead, spin),
+            }
             let _ = self.broad_phase.update(ck, c.aabb);
         }
     }
@@ -45,14 +50,22 @@ impl World {
     ///
     /// Everything each body needs (its new pose, velocities, sleep timer and
     /// its first collider's swept bounds) is computed in parallel from the body
-    /// alone; writing it back and moving proxies is a serial pass in body order.
+    /// alone, with whether that box still fits in its broad-phase proxy; writing
+    /// it back and moving the proxies that must move is a serial pass in body
+    /// order.
     pub(crate) fn finalize(&mut self, dt: Real) {
         let awake = std::mem::take(&mut self.solver.awake);
         let mut finished = std::mem::take(&mut self.finished);
         let (bodies, colliders, states) = (&self.bodies, &self.colliders, &self.solver.states);
+        let broad_phase = &self.broad_phase;
         let sleep_speed = self.settings.sleep_linear_velocity;
-        let finish =
-            |(i, &key): (usize, &BodyKey)| finish_body(&bodies[key], &states[i], colliders, dt, sleep_speed);
+        let finish = |(i, &key): (usize, &BodyKey)| {
+            let mut f = finish_body(&bodies[key], &states[i], colliders, dt, sleep_speed);
+            if let (Some(first), Some(&ck)) = (&mut f.first, bodies[key].colliders.first()) {
+                first.inside_proxy = broad_phase.fat_aabb(ck).is_some_and(|fat| fat.contains(&first.aabb));
+            }
+            f
+        };
         if awake.len() < 2 * FINALIZE_CHUNK {
             finished.clear();
             finished.extend(awake.iter().enumerate().map(finish));
@@ -73,7 +86,7 @@ impl World {
             b.sleep_time = f.sleep_time;
             b.force = Vec2::zeros();
             b.torque = 0.0;
-            self.refresh_swept_bounds(key, dt, f.first_aabb);
+            self.refresh_swept_bounds(key, dt, f.first);
         }
         self.solver.awake = awake;
         self.finished = finished;
@@ -92,7 +105,15 @@ pub(crate) struct FinishedBody {
     pose: Isometry,
     sleep_time: Real,
     /// The first collider's swept bounds, if the body has a collider.
-    first_aabb: Option<Aabb>,
+    first: Option<FirstBounds>,
+}
+
+/// A body's first collider's new swept bounds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FirstBounds {
+    aabb: Aabb,
+    /// The bounds fit in the collider's broad-phase proxy: it need not move.
+    inside_proxy: bool,
 }
 
 /// The end-of-step state of body `b` from its solver state `state`.
@@ -113,8 +134,11 @@ fn finish_body(
     let driven = b.kind == crate::BodyKind::Kinematic && (state.v != Vec2::zeros() || state.w != 0.0);
     let sleep_time = if !b.can_sleep || driven || speed > sleep_speed { 0.0 } else { b.sleep_time + dt };
     let (ahead, spin) = reach_ahead(state.v, state.w, b.extent, dt);
-    let first_aabb = b.colliders.first().map(|&ck| swept_aabb(&colliders[ck], &pose, ahead, spin));
-    FinishedBody { linear_velocity: state.v, angular_velocity: state.w, center, pose, sleep_time, first_aabb }
+    let first = b
+        .colliders
+        .first()
+        .map(|&ck| FirstBounds { aabb: swept_aabb(&colliders[ck], &pose, ahead, spin), inside_proxy: false });
+    FinishedBody { linear_velocity: state.v, angular_velocity: state.w, center, pose, sleep_time, first }
 }
 
 /// How far a body moving at `v` and turning at `w` moves over the next `dt`,
