@@ -38,131 +38,41 @@ const UPPER_RIGHT_LEG: usize = 5;
 const UPPER_LEFT_ARM: usize = 7;
 const UPPER_RIGHT_ARM: usize = 9;
 
-/// The bones, parents before children. The core runs from `core.0` to `core.1`
-/// along the bone's y axis.
+/// A bone from its table row: see [`Bone`].
+#[allow(clippy::too_many_arguments)]
+const fn bone(
+    y: Real,
+    core: (Real, Real),
+    radius: Real,
+    damping: Real,
+    parent: Option<usize>,
+    pivot_y: Real,
+    limits: (Real, Real),
+    friction_scale: Real,
+) -> Bone {
+    Bone { y, core, radius, damping, parent, pivot_y, limits, friction_scale }
+}
+
+/// The bones, parents before children: body height, capsule core and radius,
+/// linear damping, parent, pivot height, limits (× π) and friction share. The
+/// core runs from `core.0` to `core.1` along the bone's y axis.
+#[rustfmt::skip]
 const BONES: [Bone; 11] = [
-    // hip
-    Bone {
-        y: 0.95,
-        core: (-0.02, 0.02),
-        radius: 0.095,
-        damping: 0.0,
-        parent: None,
-        pivot_y: 0.0,
-        limits: (0.0, 0.0),
-        friction_scale: 1.0,
-    },
-    // torso
-    Bone {
-        y: 1.2,
-        core: (-0.135, 0.135),
-        radius: 0.09,
-        damping: 0.0,
-        parent: Some(HIP),
-        pivot_y: 1.0,
-        limits: (-0.25, 0.0),
-        friction_scale: 0.5,
-    },
-    // head
-    Bone {
-        y: 1.475,
-        core: (-0.038, 0.039),
-        radius: 0.075,
-        damping: 0.1,
-        parent: Some(TORSO),
-        pivot_y: 1.4,
-        limits: (-0.3, 0.1),
-        friction_scale: 0.25,
-    },
-    // upper left leg
-    Bone {
-        y: 0.775,
-        core: (-0.125, 0.125),
-        radius: 0.06,
-        damping: 0.0,
-        parent: Some(HIP),
-        pivot_y: 0.9,
-        limits: (-0.05, 0.4),
-        friction_scale: 1.0,
-    },
-    // lower left leg (with its foot)
-    Bone {
-        y: 0.475,
-        core: (-0.155, 0.125),
-        radius: 0.045,
-        damping: 0.0,
-        parent: Some(UPPER_LEFT_LEG),
-        pivot_y: 0.625,
-        limits: (-0.5, -0.02),
-        friction_scale: 0.5,
-    },
-    // upper right leg
-    Bone {
-        y: 0.775,
-        core: (-0.125, 0.125),
-        radius: 0.06,
-        damping: 0.0,
-        parent: Some(HIP),
-        pivot_y: 0.9,
-        limits: (-0.05, 0.4),
-        friction_scale: 1.0,
-    },
-    // lower right leg (with its foot)
-    Bone {
-        y: 0.475,
-        core: (-0.155, 0.125),
-        radius: 0.045,
-        damping: 0.0,
-        parent: Some(UPPER_RIGHT_LEG),
-        pivot_y: 0.625,
-        limits: (-0.5, -0.02),
-        friction_scale: 0.5,
-    },
-    // upper left arm
-    Bone {
-        y: 1.225,
-        core: (-0.125, 0.125),
-        radius: 0.035,
-        damping: 0.0,
-        parent: Some(TORSO),
-        pivot_y: 1.35,
-        limits: (-0.1, 0.8),
-        friction_scale: 0.5,
-    },
-    // lower left arm
-    Bone {
-        y: 0.975,
-        core: (-0.125, 0.125),
-        radius: 0.03,
-        damping: 0.1,
-        parent: Some(UPPER_LEFT_ARM),
-        pivot_y: 1.1,
-        limits: (-0.2, 0.3),
-        friction_scale: 0.1,
-    },
-    // upper right arm
-    Bone {
-        y: 1.225,
-        core: (-0.125, 0.125),
-        radius: 0.035,
-        damping: 0.0,
-        parent: Some(TORSO),
-        pivot_y: 1.35,
-        limits: (-0.1, 0.8),
-        friction_scale: 0.5,
-    },
-    // lower right arm
-    Bone {
-        y: 0.975,
-        core: (-0.125, 0.125),
-        radius: 0.03,
-        damping: 0.1,
-        parent: Some(UPPER_RIGHT_ARM),
-        pivot_y: 1.1,
-        limits: (-0.2, 0.3),
-        friction_scale: 0.1,
-    },
+    bone(0.95,  (-0.02, 0.02),   0.095, 0.0, None,                  0.0,   (0.0, 0.0),    1.0),  // hip
+    bone(1.2,   (-0.135, 0.135), 0.09,  0.0, Some(HIP),             1.0,   (-0.25, 0.0),  0.5),  // torso
+    bone(1.475, (-0.038, 0.039), 0.075, 0.1, Some(TORSO),           1.4,   (-0.3, 0.1),   0.25), // head
+    bone(0.775, (-0.125, 0.125), 0.06,  0.0, Some(HIP),             0.9,   (-0.05, 0.4),  1.0),  // upper left leg
+    bone(0.475, (-0.155, 0.125), 0.045, 0.0, Some(UPPER_LEFT_LEG),  0.625, (-0.5, -0.02), 0.5),  // lower left leg
+    bone(0.775, (-0.125, 0.125), 0.06,  0.0, Some(HIP),             0.9,   (-0.05, 0.4),  1.0),  // upper right leg
+    bone(0.475, (-0.155, 0.125), 0.045, 0.0, Some(UPPER_RIGHT_LEG), 0.625, (-0.5, -0.02), 0.5),  // lower right leg
+    bone(1.225, (-0.125, 0.125), 0.035, 0.0, Some(TORSO),           1.35,  (-0.1, 0.8),   0.5),  // upper left arm
+    bone(0.975, (-0.125, 0.125), 0.03,  0.1, Some(UPPER_LEFT_ARM),  1.1,   (-0.2, 0.3),   0.1),  // lower left arm
+    bone(1.225, (-0.125, 0.125), 0.035, 0.0, Some(TORSO),           1.35,  (-0.1, 0.8),   0.5),  // upper right arm
+    bone(0.975, (-0.125, 0.125), 0.03,  0.1, Some(UPPER_RIGHT_ARM), 1.1,   (-0.2, 0.3),   0.1),  // lower right arm
 ];
+
+/// The lower legs, which carry the feet.
+const LOWER_LEGS: [usize; 2] = [4, 6];
 
 /// Lower legs carry a foot: this outline, rounded by 1.5 cm.
 const FOOT: [(Real, Real); 4] = [(-0.03, -0.185), (0.11, -0.185), (0.11, -0.16), (-0.03, -0.14)];
@@ -187,7 +97,7 @@ pub fn add_human(world: &mut World, position: Point, group: i32, joints: HumanJo
         let body = world.add_body(desc);
         let capsule = Shape::capsule(Point::new(0.0, bone.core.0), Point::new(0.0, bone.core.1), bone.radius);
         add(world, body, ColliderDesc::new(capsule).density(1.0).friction(0.2).filter(body_filter));
-        if i == 4 || i == 6 {
+        if LOWER_LEGS.contains(&i) {
             add(world, body, ColliderDesc::new(foot.clone()).density(1.0).friction(0.05).filter(foot_filter));
         }
         if let Some(parent) = bone.parent {
