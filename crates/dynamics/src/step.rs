@@ -76,7 +76,7 @@ impl World {
                 s.warm_start();
             }
             s.solve(inv_h, push, true);
-            s.integrate_positions(h);
+            s.integrate_positions(h, settings.max_linear_speed);
             s.solve(inv_h, push, false);
         }
         s.apply_restitution(settings.restitution_threshold);

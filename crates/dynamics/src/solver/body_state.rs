@@ -60,12 +60,15 @@ impl<'a> States<'a> {
         unsafe { self.ptr.add(i as usize).read() }
     }
 
-    /// Writes back body `i`'s velocities; immovable bodies are left alone.
+    /// Writes back body `i`'s velocities, held within [`SANE_VELOCITY`];
+    /// immovable bodies are left alone.
     #[inline]
     pub fn store_velocity(&self, i: u32, v: Vec2, w: Real) {
         if i == NO_INDEX {
             return;
         }
+        let clamp = |x: Real| x.clamp(-SANE_VELOCITY, SANE_VELOCITY);
+        let (v, w) = (Vec2::new(clamp(v.x), clamp(v.y)), clamp(w));
         assert!((i as usize) < self.len);
         // SAFETY: in bounds; index `i` belongs to one constraint of this colour,
         // which only one thread solves.
@@ -76,6 +79,15 @@ impl<'a> States<'a> {
         }
     }
 }
+
+/// The largest speed (m/s, and rad/s) a constraint may leave on a body
+/// within a substep. Sane scenes stay far below it (the world's speed limit
+/// is 400 m/s by default, and integration caps to that); constraints that
+/// contradict each other without bound (a light body on a long lever between
+/// rigid joints, an unbounded motor against a weld) can make Gauss–Seidel
+/// diverge, and this keeps their numbers finite, so that no NaN enters the
+/// world from finite input.
+pub(crate) const SANE_VELOCITY: Real = 1.0e5;
 
 /// What stays fixed during the step.
 #[derive(Clone, Copy, Debug, PartialEq)]

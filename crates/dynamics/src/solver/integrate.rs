@@ -57,16 +57,24 @@ fn capped(v: Vec2, max_speed: Real) -> Vec2 {
 /// dp ← dp + h·v; dq ← dq turned by h·w, renormalised. The rotation is advanced
 /// by its first-order update and renormalised rather than through sine and
 /// cosine, which keeps the step free of platform trigonometry.
-pub(crate) fn integrate_positions(states: &mut [BodyState], h: Real) {
+///
+/// The velocities are capped again first, as in [`integrate_velocities`]:
+/// constraints that contradict each other (a body welded to two fixed bodies
+/// that a motor pulls apart) can push a velocity past any bound within one
+/// pass, and it must not carry the body off to infinity.
+pub(crate) fn integrate_positions(states: &mut [BodyState], h: Real, max_speed: Real) {
     if states.len() < 2 * CHUNK {
-        integrate_positions_serial(states, h);
+        integrate_positions_serial(states, h, max_speed);
     } else {
-        states.par_chunks_mut(CHUNK).for_each(|s| integrate_positions_serial(s, h));
+        states.par_chunks_mut(CHUNK).for_each(|s| integrate_positions_serial(s, h, max_speed));
     }
 }
 
-fn integrate_positions_serial(states: &mut [BodyState], h: Real) {
+fn integrate_positions_serial(states: &mut [BodyState], h: Real, max_speed: Real) {
+    let max_spin = MAX_ROTATION_PER_SUBSTEP / h;
     for s in states.iter_mut() {
+        s.v = capped(s.v, max_speed);
+        s.w = s.w.clamp(-max_spin, max_spin);
         s.dp += s.v * h;
         s.dq = integrate_rotation(&s.dq, h * s.w);
     }

@@ -148,6 +148,8 @@ impl Solver {
             inv_h,
             softness: Softness::new(settings.joint_hertz.min(max_hertz), settings.joint_damping_ratio, h),
             warm_start: settings.enable_warm_starting,
+            max_speed: settings.max_linear_speed,
+            max_spin: lamina_geometry::tolerance::MAX_ROTATION_PER_SUBSTEP * inv_h,
         };
         let joint_body = |k: BodyKey| match bodies.get(k) {
             Some(b) => JointBody {
@@ -222,9 +224,9 @@ impl Solver {
         integrate::integrate_velocities(&mut self.states, &self.params, h, max_speed);
     }
 
-    /// Moves every body by its velocity over one substep.
-    pub fn integrate_positions(&mut self, h: Real) {
-        integrate::integrate_positions(&mut self.states, h);
+    /// Moves every body by its velocity (capped at `max_speed`) over one substep.
+    pub fn integrate_positions(&mut self, h: Real, max_speed: Real) {
+        integrate::integrate_positions(&mut self.states, h, max_speed);
     }
 
     /// Applies the impulses accumulated in the last step.

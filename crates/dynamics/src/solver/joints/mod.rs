@@ -77,6 +77,9 @@ pub(crate) struct JointContext {
     /// Softness of rigid rows without a stiffness of their own.
     pub softness: Softness,
     pub warm_start: bool,
+    /// The world's speed limit, m/s, and the spin limit of a substep, rad/s.
+    pub max_speed: Real,
+    pub max_spin: Real,
 }
 
 /// One joint as the solver sees it for one step.
@@ -113,6 +116,13 @@ pub(crate) struct JointConstraint {
     /// Largest linear and angular impulse per substep of mouse and motor joints.
     pub max_force_impulse: Real,
     pub max_torque_impulse: Real,
+    /// The largest change of relative speed, m/s, and of relative spin, rad/s,
+    /// that an impulse may ever be asked for: twice the speed and spin limits.
+    /// Motors and force-limited joints clamp their impulses to these on top of
+    /// their own maximum, so that an unbounded motor fighting a rigid joint
+    /// cannot push an impulse, then a velocity, past the floating-point range.
+    pub speed_change_limit: Real,
+    pub spin_change_limit: Real,
     /// Motor joint: pose error corrected per second; rest length of distance joints.
     pub correction_rate: Real,
     pub length: Real,
@@ -160,6 +170,8 @@ impl JointConstraint {
             motor_on: d.motor.is_some(),
             max_force_impulse: saturating_impulse(d.max_force, ctx.h),
             max_torque_impulse: saturating_impulse(d.max_torque, ctx.h),
+            speed_change_limit: 2.0 * ctx.max_speed,
+            spin_change_limit: 2.0 * ctx.max_spin,
             correction_rate: d.correction_factor * ctx.inv_h,
             length: joint.length,
             angular_mass: if angular > 0.0 { 1.0 / angular } else { 0.0 },
@@ -246,6 +258,24 @@ impl JointConstraint {
 /// kept finite for an unbounded maximum.
 fn saturating_impulse(max: Real, h: Real) -> Real {
     (max * h).min(Real::MAX)
+}
+
+impl JointConstraint {
+    /// The largest linear impulse a force-limited joint (motor, mouse) may
+    /// hold: its own maximum, and no more than changes the bodies' relative
+    /// speed by [`JointConstraint::speed_change_limit`].
+    #[inline]
+    pub fn max_linear_impulse(&self) -> Real {
+        let inv_mass = self.inv_mass_a + self.inv_mass_b;
+        let useful = if inv_mass > 0.0 { self.speed_change_limit / inv_mass } else { Real::MAX };
+        self.max_force_impulse.min(useful)
+    }
+
+    /// The largest angular impulse of a motor joint, likewise.
+    #[inline]
+    pub fn max_angular_impulse(&self) -> Real {
+        self.max_torque_impulse.min(self.angular_mass * self.spin_change_limit)
+    }
 }
 
 /// The joint's geometry this substep.
@@ -432,7 +462,8 @@ impl AxialRow {
     pub fn solve_motor(&self, c: &JointConstraint, v: &mut Velocities, accumulated: &mut Real) {
         let vel = self.velocity(v) - c.motor_speed;
         let old = *accumulated;
-        let max = c.max_motor_impulse;
+        let limit = if self.n == Vec2::zeros() { c.spin_change_limit } else { c.speed_change_limit };
+        let max = c.max_motor_impulse.min(self.mass * limit);
         *accumulated = (old - self.mass * vel).clamp(-max, max);
         self.apply(c, v, *accumulated - old);
     }

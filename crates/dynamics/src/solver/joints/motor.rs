@@ -10,13 +10,13 @@ pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities) {
     if c.angular_mass > 0.0 {
         let velocity = v.state_b.w - v.state_a.w + c.correction_rate * s.relative_angle();
         let old = c.impulses.angular;
-        let max = c.max_torque_impulse;
+        let max = c.max_angular_impulse();
         c.impulses.angular = (old - c.angular_mass * velocity).clamp(-max, max);
         v.apply_angular(c, c.impulses.angular - old);
     }
     let p = point::impulse(c, s, v, s.d * c.correction_rate, 1.0, 0.0);
     let old = c.impulses.linear;
-    c.impulses.linear = clamp_length(old + p, c.max_force_impulse);
+    c.impulses.linear = clamp_length(old + p, c.max_linear_impulse());
     v.apply_point(c, s, c.impulses.linear - old);
 }
 

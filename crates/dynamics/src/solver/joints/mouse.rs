@@ -24,6 +24,6 @@ pub(super) fn solve(c: &mut JointConstraint, s: &Substep, v: &mut Velocities) {
     let spring = c.spring;
     let p = point::impulse(c, s, v, s.d * spring.bias_rate, spring.mass_scale, spring.impulse_scale);
     let old = c.impulses.linear;
-    c.impulses.linear = clamp_length(old + p, c.max_force_impulse);
+    c.impulses.linear = clamp_length(old + p, c.max_linear_impulse());
     v.apply_point(c, s, c.impulses.linear - old);
 }
