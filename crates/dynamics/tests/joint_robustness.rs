@@ -71,11 +71,7 @@ fn random_joint(rng: &mut Rng, a: BodyKey, b: BodyKey, pa: Point, pb: Point) -> 
     if matches!(kind, Revolute | Prismatic | Distance | Wheel) && rng.unit() < 0.6 {
         let lower = rng.edge_or(&[0.0, -3.0], -2.0, 2.0).abs() * if kind == Distance { 1.0 } else { -1.0 };
         let width = rng.edge_or(&[0.0], 0.0, 3.0);
-        desc = if kind == Distance {
-            desc.limits(lower, lower + width)
-        } else {
-            desc.limits(lower, lower + width)
-        };
+        desc = desc.limits(lower, lower + width);
     }
     if matches!(kind, Revolute | Prismatic | Distance | Wheel) && rng.unit() < 0.5 {
         desc = desc.motor(rng.range(-10.0, 10.0), rng.edge_or(&[0.0, Real::MAX], 0.0, 1000.0));
