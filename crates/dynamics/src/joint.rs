@@ -424,6 +424,17 @@ impl Joint {
         Ok(())
     }
 
+    /// Whether the joint is only a shared point: a revolute joint without
+    /// limits, motor or a spring with stiffness. The solver packs these four
+    /// to a SIMD bundle.
+    pub(crate) fn is_plain_point(&self) -> bool {
+        let d = &self.desc;
+        d.kind == JointKind::Revolute
+            && d.limits.is_none()
+            && d.motor.is_none()
+            && d.spring.is_none_or(|s| s.hertz == 0.0)
+    }
+
     /// Applies `edit` to a copy of the description and keeps it if it is
     /// valid; the joint is unchanged otherwise.
     fn change(&mut self, edit: impl FnOnce(&mut JointDesc)) -> Result<(), WorldError> {

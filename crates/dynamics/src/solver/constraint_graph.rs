@@ -59,6 +59,24 @@ impl ColorOrder {
     }
 }
 
+impl ColorOrder {
+    /// Splits the constraints into those `first` takes and the rest, each kept
+    /// in colour order.
+    pub fn split(&self, first: impl Fn(u32) -> bool, yes: &mut ColorOrder, no: &mut ColorOrder) {
+        yes.order.clear();
+        no.order.clear();
+        yes.starts[0] = 0;
+        no.starts[0] = 0;
+        for color in 0..COLOR_COUNT {
+            for &i in &self.order[self.starts[color]..self.starts[color + 1]] {
+                if first(i) { yes.order.push(i) } else { no.order.push(i) }
+            }
+            yes.starts[color + 1] = yes.order.len();
+            no.starts[color + 1] = no.order.len();
+        }
+    }
+}
+
 /// Per-colour body bitsets and the resulting orders, reused between steps.
 #[derive(Default)]
 pub(crate) struct ConstraintGraph {

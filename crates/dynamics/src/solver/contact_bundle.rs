@@ -13,11 +13,9 @@
 //! bodies: every mass is zero, so whatever they compute is an impulse of zero.
 
 use lamina_geometry::Real;
-use rayon::prelude::*;
 
-use super::body_state::BodiesW;
-use super::body_state::States;
-use super::constraint_graph::{COLOR_COUNT, ColorOrder, OVERFLOW};
+use super::body_state::{BodiesW, States};
+use super::bundles::LaneBundle;
 use super::contact_solver::ContactConstraint;
 use super::lanes::{LANES, Mask, ONE, Vec2W, Wide, ZERO, lane, max, min, select, set_flag};
 use crate::body::NO_INDEX;
@@ -75,6 +73,15 @@ pub(crate) struct ContactBundle {
     /// Lanes that hold a constraint.
     pub used: Mask,
     pub points: [PointW; 2],
+}
+
+impl LaneBundle for ContactBundle {
+    type Constraint = ContactConstraint;
+    const EMPTY: ContactBundle = ContactBundle::EMPTY;
+
+    fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
+        ContactBundle::set_lane(self, l, index, c);
+    }
 }
 
 impl ContactBundle {
@@ -285,56 +292,6 @@ impl ContactBundle {
         }
         bodies.0.scatter_velocity(states, &self.a);
         bodies.1.scatter_velocity(states, &self.b);
-    }
-}
-
-/// Bundles per task when packing on several threads.
-const PACK_CHUNK: usize = 64;
-
-/// Packs the coloured constraints into bundles, colour by colour: colour `c`'s
-/// bundles are `bundles[starts[c]..starts[c + 1]]`, and constraint `i` is
-/// built by `prepare(i)`. The overflow colour, whose constraints may share
-/// bodies, gets one constraint per bundle. Bundles are filled in parallel;
-/// each depends only on its own constraints.
-pub(crate) fn pack_bundles<F>(
-    coloring: &ColorOrder,
-    bundles: &mut Vec<ContactBundle>,
-    starts: &mut [usize; COLOR_COUNT + 1],
-    prepare: F,
-) where
-    F: Fn(u32) -> ContactConstraint + Sync,
-{
-    let width = |color: usize| if color == OVERFLOW { 1 } else { LANES };
-    starts[0] = 0;
-    for color in 0..COLOR_COUNT {
-        let count = coloring.starts[color + 1] - coloring.starts[color];
-        starts[color + 1] = starts[color] + count.div_ceil(width(color));
-    }
-    let total = starts[COLOR_COUNT];
-    bundles.truncate(total);
-    bundles.resize(total, ContactBundle::EMPTY);
-
-    // Each task finds the colour of its first bundle once and walks on from there.
-    let starts = &*starts;
-    let fill = |(chunk, bundles): (usize, &mut [ContactBundle])| {
-        let first_bundle = chunk * PACK_CHUNK;
-        let mut color = starts.partition_point(|&s| s <= first_bundle) - 1;
-        for (i, bundle) in (first_bundle..).zip(bundles) {
-            while starts[color + 1] <= i {
-                color += 1;
-            }
-            let first = coloring.starts[color] + (i - starts[color]) * width(color);
-            let last = (first + width(color)).min(coloring.starts[color + 1]);
-            *bundle = ContactBundle::EMPTY;
-            for (l, &member) in coloring.order[first..last].iter().enumerate() {
-                bundle.set_lane(l, member, &prepare(member));
-            }
-        }
-    };
-    if total < 2 * PACK_CHUNK {
-        fill((0, &mut bundles[..]));
-    } else {
-        bundles.par_chunks_mut(PACK_CHUNK).enumerate().for_each(fill);
     }
 }
 

@@ -22,6 +22,7 @@
 //! those deltas, which keeps precision far from the world origin.
 
 pub(crate) mod body_state;
+pub(crate) mod bundles;
 pub(crate) mod constraint_graph;
 pub(crate) mod contact_bundle;
 pub(crate) mod contact_solver;

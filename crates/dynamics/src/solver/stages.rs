@@ -12,10 +12,13 @@ use slotmap::SlotMap;
 
 use super::Softness;
 use super::body_state::{BodyParams, BodyState, States};
+use super::bundles::pack_bundles;
+use super::constraint_graph::ColorOrder;
 use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
-use super::contact_bundle::{ContactBundle, pack_bundles};
+use super::contact_bundle::ContactBundle;
 use super::contact_solver::prepare as prepare_contact;
 use super::integrate;
+use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::{JointBody, JointConstraint, JointContext};
 use super::parallel::for_each_in_color;
 use crate::body::{Body, BodyKind, NO_INDEX};
@@ -42,8 +45,16 @@ pub(crate) struct Solver {
     joint_keys: Vec<JointKey>,
     joint_bodies: Vec<(u32, u32)>,
     graph: ConstraintGraph,
-    /// The joints prepared for this step, in colour order.
+    /// The coloured joints split into plain point joints (solved in SIMD
+    /// bundles) and the others (solved one by one).
+    plain_joints: ColorOrder,
+    other_joints: ColorOrder,
+    /// The other joints prepared for this step, in colour order.
     joints: Vec<JointConstraint>,
+    /// The plain point joints packed in lanes, colour by colour:
+    /// `point_bundles[point_bundle_starts[c]..point_bundle_starts[c + 1]]` hold colour `c`.
+    point_bundles: Vec<PointJointBundle>,
+    point_bundle_starts: [usize; COLOR_COUNT + 1],
     /// The contacts packed in lanes, colour by colour.
     bundles: Vec<ContactBundle>,
     /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.
@@ -170,21 +181,36 @@ impl Solver {
             },
         };
         let keys = &self.joint_keys;
-        let prepare_joint = |&i: &u32| {
+        self.graph.joints.split(
+            |i| joints[keys[i as usize]].is_plain_point(),
+            &mut self.plain_joints,
+            &mut self.other_joints,
+        );
+        let prepare_joint = |i: u32| {
             let j = &joints[keys[i as usize]];
             JointConstraint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
         };
-        let order = &self.graph.joints.order;
+        let prepare_point = |i: u32| {
+            let j = &joints[keys[i as usize]];
+            PointJoint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
+        };
+        let order = &self.other_joints.order;
         if order.len() < 2 * JOINT_PREPARE_CHUNK {
             self.joints.clear();
-            self.joints.extend(order.iter().map(prepare_joint));
+            self.joints.extend(order.iter().map(|&i| prepare_joint(i)));
         } else {
             order
                 .par_iter()
                 .with_min_len(JOINT_PREPARE_CHUNK)
-                .map(prepare_joint)
+                .map(|&i| prepare_joint(i))
                 .collect_into_vec(&mut self.joints);
         }
+        pack_bundles(
+            &self.plain_joints,
+            &mut self.point_bundles,
+            &mut self.point_bundle_starts,
+            prepare_point,
+        );
 
         // Contacts with immovable bodies are made twice as stiff (nothing on
         // the other side gives way), within the same limit.
@@ -231,7 +257,7 @@ impl Solver {
 
     /// Applies the impulses accumulated in the last step.
     pub fn warm_start(&mut self) {
-        self.for_each_color(|j, st| j.warm_start(st), |c, st| c.warm_start(st));
+        self.for_each_color(|j, st| j.warm_start(st), |p, st| p.warm_start(st), |c, st| c.warm_start(st));
     }
 
     /// One pass of every constraint with position bias (`use_bias`) or, in the
@@ -239,13 +265,14 @@ impl Solver {
     pub fn solve(&mut self, inv_h: Real, max_push: Real, use_bias: bool) {
         self.for_each_color(
             |j, st| j.solve(st, inv_h, use_bias),
+            |p, st| p.solve(st, use_bias),
             |c, st| c.solve(st, inv_h, use_bias, max_push),
         );
     }
 
     /// Restitution of contacts (joints have none).
     pub fn apply_restitution(&mut self, threshold: Real) {
-        self.for_each_color(|_, _| {}, |c, st| c.apply_restitution(st, threshold));
+        self.for_each_color(|_, _| {}, |_, _| {}, |c, st| c.apply_restitution(st, threshold));
     }
 
     /// Writes the accumulated impulses back to the contacts and joints, for the
@@ -268,26 +295,42 @@ impl Solver {
                 }
             }
         }
-        for (c, &member) in self.joints.iter().zip(&self.graph.joints.order) {
+        for (c, &member) in self.joints.iter().zip(&self.other_joints.order) {
             let joint = &mut joints[self.joint_keys[member as usize]];
             joint.impulses = c.impulses;
             (joint.force, joint.torque) = c.force_and_torque(h);
         }
+        for bundle in &self.point_bundles {
+            for (l, &member) in bundle.members.iter().enumerate() {
+                if member == NO_INDEX {
+                    continue;
+                }
+                let joint = &mut joints[self.joint_keys[member as usize]];
+                let linear = bundle.impulse(l);
+                joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
+                (joint.force, joint.torque) = (linear / h, 0.0);
+            }
+        }
     }
 
-    /// Runs `joint` on every joint and `contact` on every bundle, colour by
-    /// colour, each colour's joints before its contacts.
-    fn for_each_color<J, C>(&mut self, joint: J, contact: C)
+    /// Runs `joint` on every joint solved alone, `point` on every bundle of
+    /// point joints and `contact` on every contact bundle, colour by colour,
+    /// each colour's joints before its contacts.
+    fn for_each_color<J, P, C>(&mut self, joint: J, point: P, contact: C)
     where
         J: Fn(&mut JointConstraint, &States) + Sync,
+        P: Fn(&mut PointJointBundle, &States) + Sync,
         C: Fn(&mut ContactBundle, &States) + Sync,
     {
         let states = States::new(&mut self.states);
-        let (joint_starts, bundle_starts) = (&self.graph.joints.starts, &self.bundle_starts);
+        let (joint_starts, bundle_starts) = (&self.other_joints.starts, &self.bundle_starts);
+        let point_starts = &self.point_bundle_starts;
         for color in 0..COLOR_COUNT {
             let serial = color == OVERFLOW;
             let joints = &mut self.joints[joint_starts[color]..joint_starts[color + 1]];
             for_each_in_color(joints, serial, &states, &joint);
+            let points = &mut self.point_bundles[point_starts[color]..point_starts[color + 1]];
+            for_each_in_color(points, serial, &states, &point);
             let bundles = &mut self.bundles[bundle_starts[color]..bundle_starts[color + 1]];
             for_each_in_color(bundles, serial, &states, &contact);
         }

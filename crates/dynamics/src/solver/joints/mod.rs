@@ -25,6 +25,7 @@ mod distance;
 mod motor;
 mod mouse;
 mod point;
+pub(crate) mod point_bundle;
 mod prismatic;
 mod revolute;
 mod weld;
@@ -136,13 +137,10 @@ impl JointConstraint {
     pub fn prepare(joint: &Joint, a: &JointBody, b: &JointBody, ctx: &JointContext) -> Self {
         let d = &joint.desc;
         let frame = |body: &JointBody, local: &lamina_geometry::Isometry| Frame {
-            p: body.pose.rotation * (Point::from(local.translation.vector) - body.local_center),
+            p: world_anchor(body, local),
             q: body.pose.rotation * local.rotation,
         };
-        let softness = match d.softness {
-            Some(s) => Softness::new(s.hertz.min(0.25 * ctx.inv_h), s.damping_ratio, ctx.h),
-            None => ctx.softness,
-        };
+        let softness = rigid_softness(joint, ctx);
         let spring = d.spring.map_or(Softness::default(), |s| Softness::new(s.hertz, s.damping_ratio, ctx.h));
         let (lower, upper) = d.limits.unwrap_or((0.0, 0.0));
         let motor = d.motor.unwrap_or(crate::joint::Motor { speed: 0.0, max: 0.0 });
@@ -252,6 +250,23 @@ impl JointConstraint {
         let d = (sb.dp - sa.dp) + self.delta_center + (rb - ra);
         Substep { ra, rb, d, dqa: sa.dq, dqb: sb.dq, qa0: self.frame_a.q, qb0: self.frame_b.q }
     }
+}
+
+/// The softness of `joint`'s rigid rows: its own, capped like the world's at a
+/// quarter of the substep rate, or the world's.
+#[inline]
+pub(crate) fn rigid_softness(joint: &Joint, ctx: &JointContext) -> Softness {
+    match joint.desc.softness {
+        Some(s) => Softness::new(s.hertz.min(0.25 * ctx.inv_h), s.damping_ratio, ctx.h),
+        None => ctx.softness,
+    }
+}
+
+/// `local`'s anchor on `body`, from its centre of mass, world orientation at
+/// the step's start.
+#[inline]
+pub(crate) fn world_anchor(body: &JointBody, local: &lamina_geometry::Isometry) -> Vec2 {
+    body.pose.rotation * (Point::from(local.translation.vector) - body.local_center)
 }
 
 /// A joint limit's or force's largest impulse over a substep, `h · max`,

@@ -1,0 +1,71 @@
+//! Packing constraints into bundles of [`LANES`] SIMD lanes, colour by colour.
+//!
+//! Contacts (`contact_bundle.rs`) and plain point joints
+//! (`joints/point_bundle.rs`) are solved four at a time: the constraints of one
+//! colour share no movable body, so any four of them can share a bundle.
+
+use rayon::prelude::*;
+
+use super::constraint_graph::{COLOR_COUNT, ColorOrder, OVERFLOW};
+use super::lanes::LANES;
+
+/// A bundle of [`LANES`] constraints of one kind.
+pub(crate) trait LaneBundle: Copy + Send {
+    /// One constraint as prepared for a lane.
+    type Constraint;
+    /// A bundle with every lane unused: its lanes compute impulses of zero.
+    const EMPTY: Self;
+    /// Writes constraint `c`, number `index`, to lane `l`.
+    fn set_lane(&mut self, l: usize, index: u32, c: &Self::Constraint);
+}
+
+/// Bundles per task when packing on several threads.
+const PACK_CHUNK: usize = 64;
+
+/// Packs the coloured constraints into bundles, colour by colour: colour `c`'s
+/// bundles are `bundles[starts[c]..starts[c + 1]]`, and constraint `i` is
+/// built by `prepare(i)`. The overflow colour, whose constraints may share
+/// bodies, gets one constraint per bundle. Bundles are filled in parallel;
+/// each depends only on its own constraints.
+pub(crate) fn pack_bundles<B, F>(
+    coloring: &ColorOrder,
+    bundles: &mut Vec<B>,
+    starts: &mut [usize; COLOR_COUNT + 1],
+    prepare: F,
+) where
+    B: LaneBundle,
+    F: Fn(u32) -> B::Constraint + Sync,
+{
+    let width = |color: usize| if color == OVERFLOW { 1 } else { LANES };
+    starts[0] = 0;
+    for color in 0..COLOR_COUNT {
+        let count = coloring.starts[color + 1] - coloring.starts[color];
+        starts[color + 1] = starts[color] + count.div_ceil(width(color));
+    }
+    let total = starts[COLOR_COUNT];
+    bundles.truncate(total);
+    bundles.resize(total, B::EMPTY);
+
+    // Each task finds the colour of its first bundle once and walks on from there.
+    let starts = &*starts;
+    let fill = |(chunk, bundles): (usize, &mut [B])| {
+        let first_bundle = chunk * PACK_CHUNK;
+        let mut color = starts.partition_point(|&s| s <= first_bundle) - 1;
+        for (i, bundle) in (first_bundle..).zip(bundles) {
+            while starts[color + 1] <= i {
+                color += 1;
+            }
+            let first = coloring.starts[color] + (i - starts[color]) * width(color);
+            let last = (first + width(color)).min(coloring.starts[color + 1]);
+            *bundle = B::EMPTY;
+            for (l, &member) in coloring.order[first..last].iter().enumerate() {
+                bundle.set_lane(l, member, &prepare(member));
+            }
+        }
+    };
+    if total < 2 * PACK_CHUNK {
+        fill((0, &mut bundles[..]));
+    } else {
+        bundles.par_chunks_mut(PACK_CHUNK).enumerate().for_each(fill);
+    }
+}

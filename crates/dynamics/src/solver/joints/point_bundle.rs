@@ -1,0 +1,179 @@
+//! Plain point joints solved [`LANES`] at a time.
+//!
+//! A revolute joint without limits, motor or spring is nothing but its 2×2
+//! point rows (`point.rs`). Cloths, chains and grids of such joints are
+//! common, and they are where the solver spends its time, so they are packed
+//! four to a bundle like contacts: the bodies of four joints are gathered
+//! into lanes, every lane runs the point rows' arithmetic, and the new
+//! velocities are scattered back. A bundle's unused lanes join two immovable
+//! bodies: their matrix is zero, and so is their impulse.
+
+use lamina_geometry::{Real, Vec2};
+
+use super::{JointBody, JointContext, rigid_softness, world_anchor};
+use crate::body::NO_INDEX;
+use crate::joint::Joint;
+use crate::solver::Softness;
+use crate::solver::body_state::{BodiesW, States};
+use crate::solver::bundles::LaneBundle;
+use crate::solver::lanes::{LANES, ONE, Vec2W, Wide, ZERO, lane, select};
+
+/// One plain point joint as prepared for a lane: only what its rows read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointJoint {
+    a: u32,
+    b: u32,
+    inv_mass_a: Real,
+    inv_i_a: Real,
+    inv_mass_b: Real,
+    inv_i_b: Real,
+    anchor_a: Vec2,
+    anchor_b: Vec2,
+    delta_center: Vec2,
+    softness: Softness,
+    impulse: Vec2,
+}
+
+impl PointJoint {
+    /// Prepares `joint`, a plain point joint, between bodies `a` and `b`.
+    pub fn prepare(joint: &Joint, a: &JointBody, b: &JointBody, ctx: &JointContext) -> Self {
+        Self {
+            a: a.index,
+            b: b.index,
+            inv_mass_a: a.inv_mass,
+            inv_i_a: a.inv_inertia,
+            inv_mass_b: b.inv_mass,
+            inv_i_b: b.inv_inertia,
+            anchor_a: world_anchor(a, &joint.frame_a),
+            anchor_b: world_anchor(b, &joint.frame_b),
+            delta_center: b.center - a.center,
+            softness: rigid_softness(joint, ctx),
+            impulse: if ctx.warm_start { joint.impulses.linear } else { Vec2::zeros() },
+        }
+    }
+}
+
+/// [`LANES`] point joints in struct-of-arrays form.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointJointBundle {
+    /// Which joint each lane holds, `NO_INDEX` for unused lanes.
+    pub members: [u32; LANES],
+    /// Solver indices of the bodies, `NO_INDEX` for immovable ones and unused lanes.
+    a: [u32; LANES],
+    b: [u32; LANES],
+    inv_mass_a: Wide,
+    inv_i_a: Wide,
+    inv_mass_b: Wide,
+    inv_i_b: Wide,
+    /// Anchors from each centre of mass, world orientation at the step's start.
+    anchor_a: Vec2W,
+    anchor_b: Vec2W,
+    /// B's centre of mass minus A's at the step's start.
+    delta_center: Vec2W,
+    bias_rate: Wide,
+    mass_scale: Wide,
+    impulse_scale: Wide,
+    /// The accumulated point impulse, N·s per substep.
+    impulse: Vec2W,
+}
+
+impl LaneBundle for PointJointBundle {
+    type Constraint = PointJoint;
+
+    const EMPTY: PointJointBundle = PointJointBundle {
+        members: [NO_INDEX; LANES],
+        a: [NO_INDEX; LANES],
+        b: [NO_INDEX; LANES],
+        inv_mass_a: ZERO,
+        inv_i_a: ZERO,
+        inv_mass_b: ZERO,
+        inv_i_b: ZERO,
+        anchor_a: Vec2W { x: ZERO, y: ZERO },
+        anchor_b: Vec2W { x: ZERO, y: ZERO },
+        delta_center: Vec2W { x: ZERO, y: ZERO },
+        bias_rate: ZERO,
+        mass_scale: ONE,
+        impulse_scale: ZERO,
+        impulse: Vec2W { x: ZERO, y: ZERO },
+    };
+
+    fn set_lane(&mut self, l: usize, index: u32, c: &PointJoint) {
+        let set = |w: &mut Wide, value: Real| w.as_mut_array()[l] = value;
+        self.members[l] = index;
+        self.a[l] = c.a;
+        self.b[l] = c.b;
+        set(&mut self.inv_mass_a, c.inv_mass_a);
+        set(&mut self.inv_i_a, c.inv_i_a);
+        set(&mut self.inv_mass_b, c.inv_mass_b);
+        set(&mut self.inv_i_b, c.inv_i_b);
+        set(&mut self.anchor_a.x, c.anchor_a.x);
+        set(&mut self.anchor_a.y, c.anchor_a.y);
+        set(&mut self.anchor_b.x, c.anchor_b.x);
+        set(&mut self.anchor_b.y, c.anchor_b.y);
+        set(&mut self.delta_center.x, c.delta_center.x);
+        set(&mut self.delta_center.y, c.delta_center.y);
+        set(&mut self.bias_rate, c.softness.bias_rate);
+        set(&mut self.mass_scale, c.softness.mass_scale);
+        set(&mut self.impulse_scale, c.softness.impulse_scale);
+        set(&mut self.impulse.x, c.impulse.x);
+        set(&mut self.impulse.y, c.impulse.y);
+    }
+}
+
+impl PointJointBundle {
+    /// The accumulated point impulse of lane `l`.
+    pub fn impulse(&self, l: usize) -> Vec2 {
+        Vec2::new(lane(&self.impulse.x, l), lane(&self.impulse.y, l))
+    }
+
+    /// The anchors turned by the bodies' rotation since the step began.
+    #[inline(always)]
+    fn anchors(&self, bodies: &(BodiesW, BodiesW)) -> (Vec2W, Vec2W) {
+        (bodies.0.dq.apply(&self.anchor_a), bodies.1.dq.apply(&self.anchor_b))
+    }
+
+    /// Applies `impulse` at the anchors: on B, and its opposite on A.
+    #[inline(always)]
+    fn apply(&self, bodies: &mut (BodiesW, BodiesW), (ra, rb): (Vec2W, Vec2W), impulse: &Vec2W) {
+        let (a, b) = bodies;
+        a.v -= *impulse * self.inv_mass_a;
+        a.w -= self.inv_i_a * ra.cross(impulse);
+        b.v += *impulse * self.inv_mass_b;
+        b.w += self.inv_i_b * rb.cross(impulse);
+    }
+
+    /// Applies last step's impulses.
+    pub fn warm_start(&mut self, states: &States) {
+        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let anchors = self.anchors(&bodies);
+        self.apply(&mut bodies, anchors, &self.impulse);
+        bodies.0.scatter_velocity(states, &self.a);
+        bodies.1.scatter_velocity(states, &self.b);
+    }
+
+    /// One pass of the point rows: soft with position bias (`use_bias`), or
+    /// rigid and unbiased (the relax pass).
+    pub fn solve(&mut self, states: &States, use_bias: bool) {
+        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let (ra, rb) = self.anchors(&bodies);
+        let (a, b) = &bodies;
+        let (bias_rate, mass_scale, impulse_scale) =
+            if use_bias { (self.bias_rate, self.mass_scale, self.impulse_scale) } else { (ZERO, ONE, ZERO) };
+        let separation = (b.dp - a.dp) + self.delta_center + (rb - ra);
+        let velocity = (b.v + rb.spun(b.w)) - (a.v + ra.spun(a.w));
+        let r = velocity + separation * bias_rate;
+
+        let (ma, mb, ia, ib) = (self.inv_mass_a, self.inv_mass_b, self.inv_i_a, self.inv_i_b);
+        let k11 = ma + mb + ia * ra.y * ra.y + ib * rb.y * rb.y;
+        let k12 = -(ia * ra.x * ra.y) - ib * rb.x * rb.y;
+        let k22 = ma + mb + ia * ra.x * ra.x + ib * rb.x * rb.x;
+        let det = k11 * k22 - k12 * k12;
+        let inv = select(det.simd_eq(ZERO), ZERO, ONE / det);
+        let x = Vec2W { x: inv * (k22 * r.x - k12 * r.y), y: inv * (k11 * r.y - k12 * r.x) };
+        let impulse = -(x * mass_scale) - self.impulse * impulse_scale;
+        self.impulse += impulse;
+        self.apply(&mut bodies, (ra, rb), &impulse);
+        bodies.0.scatter_velocity(states, &self.a);
+        bodies.1.scatter_velocity(states, &self.b);
+    }
+}
