@@ -528,6 +528,7 @@ impl World {
     /// The joint for changes (motor, limits, spring, target), or `None` for a
     /// stale key. Every change wakes the joint's bodies at the next step.
     pub fn joint_mut(&mut self, key: JointKey) -> Option<&mut Joint> {
+        self.joint_changes_pending = true;
         self.joints.get_mut(key)
     }
 
@@ -585,8 +586,12 @@ impl World {
         })
     }
 
-    /// Wakes the bodies of joints changed since the last step.
+    /// Wakes the bodies of joints changed since the last step (looked for only
+    /// when a joint was handed out for changes).
     pub(crate) fn wake_changed_joints(&mut self) {
+        if !std::mem::take(&mut self.joint_changes_pending) {
+            return;
+        }
         let mut bodies = std::mem::take(&mut self.wake_scratch);
         bodies.clear();
         for j in self.joints.values_mut().filter(|j| j.wake_requested) {

@@ -24,6 +24,8 @@ pub struct World {
     pub(crate) colliders: SlotMap<ColliderKey, Collider>,
     pub(crate) broad_phase: SweepAndPrune<ColliderKey>,
     pub(crate) joints: SlotMap<JointKey, Joint>,
+    /// A joint was handed out by `joint_mut` since the last step.
+    pub(crate) joint_changes_pending: bool,
     pub(crate) contacts: SlotMap<ContactKey, Contact>,
     /// Finds a pair's contact; never iterated, so its order cannot leak out.
     pub(crate) contact_of_pair: HashMap<(ColliderKey, ColliderKey), ContactKey>,
@@ -61,6 +63,7 @@ impl World {
             colliders: SlotMap::with_key(),
             broad_phase,
             joints: SlotMap::with_key(),
+            joint_changes_pending: false,
             contacts: SlotMap::with_key(),
             contact_of_pair: HashMap::new(),
             islands: Islands::default(),
