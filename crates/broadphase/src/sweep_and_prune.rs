@@ -77,6 +77,11 @@ pub struct SweepAndPrune<K> {
     /// The overlaps grouped by mover: mover `i`'s are `found[ends[i - 1]..ends[i]]`.
     found: Vec<u32>,
     ends: Vec<u32>,
+    /// Live proxies per category bit, and the bits some live proxy has: a
+    /// mover whose mask meets none of them can pair with nothing, and is not
+    /// searched for overlaps (a cloth whose particles ignore each other).
+    category_counts: [u32; 32],
+    categories: u32,
 }
 
 impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
@@ -128,6 +133,8 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             hits: Vec::new(),
             found: Vec::new(),
             ends: Vec::new(),
+            category_counts: [0; 32],
+            categories: 0,
         }
     }
 
@@ -261,6 +268,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             }
         };
         self.keys.insert(key, id);
+        self.count_categories(filter.category, true);
         self.attach(id);
         self.queue(id);
         Ok(())
@@ -297,8 +305,24 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         self.detach(id);
         self.pairs.remove_proxy(id, &self.proxies);
         self.proxies[id as usize].live = false;
+        self.count_categories(self.proxies[id as usize].filter.category, false);
         self.free.push(id);
         Ok(())
+    }
+
+    /// Counts a proxy of categories `bits` in (`added`) or out.
+    fn count_categories(&mut self, bits: u32, added: bool) {
+        for b in 0..32 {
+            if bits & (1 << b) != 0 {
+                let count = &mut self.category_counts[b];
+                *count = if added { *count + 1 } else { *count - 1 };
+                if *count == 0 {
+                    self.categories &= !(1 << b);
+                } else {
+                    self.categories |= 1 << b;
+                }
+            }
+        }
     }
 
     /// Brings the pair set up to date with every insert, update and remove since the
@@ -378,8 +402,13 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         self.active.clear();
         let proxies = &self.proxies;
         let accepts = |a: u32, b: u32| proxies[a as usize].filter.accepts(&proxies[b as usize].filter);
+        let categories = self.categories;
+        let lonely = |id: u32| proxies[id as usize].filter.mask & categories == 0;
         for (i, &id) in self.movers.iter().enumerate() {
             let proxy = &self.proxies[id as usize];
+            if lonely(id) {
+                continue;
+            }
             let fat = proxy.fat;
             let mut hit = |q: u32| {
                 if accepts(id, q) {
@@ -414,6 +443,9 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         }
         for (i, &id) in self.movers.iter().enumerate() {
             let proxy = &self.proxies[id as usize];
+            if lonely(id) {
+                continue;
+            }
             if let Placement::Grid { range, regions, hints, count } = proxy.placement {
                 for (&r, &hint) in regions[..count as usize].iter().zip(&hints) {
                     let region = self.grid.region(r);

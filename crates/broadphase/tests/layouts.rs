@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Model, Rng, aabb};
-use lamina_broadphase::{BroadPhaseSettings, PairEvent, SweepAndPrune};
+use lamina_broadphase::{BroadPhaseSettings, PairEvent, PairFilter, SweepAndPrune};
 use lamina_geometry::Real;
 
 fn exact(region_size: Real) -> (SweepAndPrune<u32>, Model) {
@@ -250,4 +250,40 @@ fn removing_and_reinserting_a_key_in_one_step_ends_then_begins() {
     model.step_and_check(&mut sap, &mut events);
     assert_eq!(events, vec![PairEvent::End(1, 2)]);
     assert_eq!(sap.pairs().count(), 0);
+}
+
+/// A cloth of proxies that ignore each other (category 2, mask without 2)
+/// pairs with nothing, however its proxies move — until a proxy of another
+/// category arrives, which pairs with the ones it overlaps, and after it
+/// leaves, with nothing again.
+#[test]
+fn proxies_that_ignore_each_other_pair_only_with_newcomers_they_accept() {
+    let (mut sap, mut model) = exact(4.0);
+    let mut events = Vec::new();
+    let cloth = PairFilter { category: 2, mask: !2 };
+    for k in 0..100u32 {
+        let (x, y) = ((k % 10) as Real, (k / 10) as Real);
+        model.insert_filtered(&mut sap, k, aabb(x, y, x + 1.5, y + 1.5), cloth);
+    }
+    model.step_and_check(&mut sap, &mut events);
+    assert!(events.is_empty());
+    let mut rng = Rng(7);
+    for step in 0..20 {
+        for k in 0..100u32 {
+            let (x, y) = ((k % 10) as Real + rng.range(-0.3, 0.3), (k / 10) as Real + rng.range(-0.3, 0.3));
+            model.update(&mut sap, k, aabb(x, y, x + 1.5, y + 1.5));
+        }
+        if step == 5 {
+            model.insert(&mut sap, 1000, aabb(2.0, 2.0, 4.0, 4.0));
+        }
+        if step == 12 {
+            model.remove(&mut sap, 1000);
+        }
+        model.step_and_check(&mut sap, &mut events);
+        let pairs = sap.pair_count();
+        match step {
+            5..=11 => assert!(pairs > 0, "step {step}: the newcomer pairs with nothing"),
+            _ => assert_eq!(pairs, 0, "step {step}: the cloth paired with itself"),
+        }
+    }
 }
