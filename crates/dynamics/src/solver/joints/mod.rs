@@ -226,7 +226,25 @@ impl JointConstraint {
         let perp = Vec2::new(-axis.y, axis.x);
         let axial = i.spring + i.motor + i.lower - i.upper;
         let (force, torque) = match self.kind {
-            JointKind::Revolute => (i.linear, axial),
+            JointKind::Revolute => {
+                // The angular rows' own point impulse, at the step's anchors.
+                let s = Substep {
+                    ra: self.frame_a.p,
+                    rb: self.frame_b.p,
+                    d: Vec2::zeros(),
+                    dqa: Rotation::identity(),
+                    dqb: Rotation::identity(),
+                    qa0: self.frame_a.q,
+                    qb0: self.frame_b.q,
+                };
+                let limits = i.lower - i.upper;
+                let carried = if limits != 0.0 {
+                    AxialRow::about_anchor(self, &s).point * limits
+                } else {
+                    Vec2::zeros()
+                };
+                (i.linear + carried, axial)
+            }
             JointKind::Prismatic => (perp * i.linear.x + axis * axial, i.angular),
             JointKind::Weld | JointKind::Motor | JointKind::Mouse => (i.linear, i.angular),
             JointKind::Distance => {
@@ -397,14 +415,13 @@ impl AxialRow {
         Self { n: zero, ja: 1.0, jb: 1.0, mass: c.angular_mass, point: zero, ra: zero, rb: zero }
     }
 
-    /// The angular row of a revolute joint: turns B relative to A about the
+    /// The limit row of a revolute joint: turns B relative to A about the
     /// shared anchor. An angular impulse alone would turn each body about its
     /// centre of mass and pull the anchors apart; here each unit of it comes
     /// with the point impulse that keeps the anchors' relative velocity as it
     /// was, and the effective mass is that of the bodies turning about the
     /// anchor (a pendulum's inertia about its pivot, not about its centre).
-    /// Limits, motors and springs then act on the real inertia: a limit stops
-    /// a swinging pendulum at once, and a spring's frequency is exact.
+    /// A limit then stops a swinging pendulum at once.
     ///
     /// With `u` the anchors' velocity change per unit angular impulse and `K`
     /// the point rows' matrix, the point impulse is `−K⁻¹u` and the row's
