@@ -1,7 +1,14 @@
 //! The benchmark scenes of `benches/scenes/`, built in Rapier2D body for body:
 //! the same shapes, sizes, positions (computed with the same `f32` arithmetic),
 //! densities, frictions and restitutions, sleeping disabled where Lamina's
-//! builder disables it, and the same kinematic stand-ins for Box2D's motors.
+//! builder disables it, and the same joints.
+//!
+//! Motors (the tumbler's drum, the spinner's paddle) are Rapier revolute
+//! joints with a velocity motor: stiffness 0 and a damping factor of 10⁶ in
+//! Rapier's default acceleration-based model, which leaves the motor's
+//! softness at 1 / (h · 10⁶), a rigid drive of the relative angular velocity
+//! toward the target speed with its torque clamped by the motor's maximum, as
+//! Box2D's and Lamina's motors are.
 //!
 //! The world: a step of 1/60 s, gravity (0, −10) m/s² (none in `smash`), and
 //! Rapier's default integration parameters with `num_solver_iterations = 4`
@@ -35,6 +42,7 @@ pub fn build(name: &str) -> Option<PhysicsWorld> {
         "smash" => smash(),
         "tumbler" => tumbler(),
         "spinner" => spinner(),
+        "joint_grid" => joint_grid(),
         _ => return None,
     })
 }
@@ -140,21 +148,36 @@ fn smash() -> PhysicsWorld {
     world
 }
 
-/// A kinematic drum of four boxes (density 50) centred at (0, 10) turning at
-/// 25°/s; 45 × 45 squares of half-extent 0.125 inside.
+/// Damping factor of a velocity motor: see the module doc.
+const MOTOR_FACTOR: Real = 1.0e6;
+
+/// Drives `body`, centred at `center`, about it at `speed` rad/s with at most
+/// `max_torque`, through a revolute motor to a fixed hub there.
+fn drive(world: &mut PhysicsWorld, body: RigidBodyHandle, center: Vector, speed: Real, max_torque: Real) {
+    let hub = world.insert_body(RigidBodyBuilder::fixed().translation(center));
+    let motor = RevoluteJointBuilder::new()
+        .local_anchor1(Vector::ZERO)
+        .local_anchor2(Vector::ZERO)
+        .motor_velocity(speed, MOTOR_FACTOR)
+        .motor_max_force(max_torque);
+    world.insert_impulse_joint(hub, body, motor);
+}
+
+/// A dynamic drum of four boxes (density 50) centred at (0, 10), driven at
+/// 25°/s by a revolute motor of max torque 10⁸ N·m; 45 × 45 squares of
+/// half-extent 0.125 inside.
 fn tumbler() -> PhysicsWorld {
     let mut world = world(gravity());
     const DEGREES_PER_SECOND: Real = 25.0;
     let omega = DEGREES_PER_SECOND.to_radians();
-    let drum = world.insert_body(
-        RigidBodyBuilder::kinematic_velocity_based().translation(Vector::new(0.0, 10.0)).angvel(omega),
-    );
+    let drum = world.insert_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 10.0)));
     let walls =
         [(0.5, 10.0, 10.0, 0.0), (0.5, 10.0, -10.0, 0.0), (10.0, 0.5, 0.0, 10.0), (10.0, 0.5, 0.0, -10.0)];
     for (hx, hy, x, y) in walls {
         let wall = material(ColliderBuilder::cuboid(hx, hy)).density(50.0).translation(Vector::new(x, y));
         world.insert_collider(wall, Some(drum));
     }
+    drive(&mut world, drum, Vector::new(0.0, 10.0), omega, 1.0e8);
     let grid = 45;
     let start = -0.2 * grid as Real;
     for i in 0..grid {
@@ -168,8 +191,8 @@ fn tumbler() -> PhysicsWorld {
 }
 
 /// A fixed loop of 360 segments (radius 40 around (0, 32), friction 0.1); a
-/// kinematic rounded box (0.4 × 20, radius 0.2, friction 0) at (0, 12) spinning
-/// at 5 rad/s; 6,076 capsules, circles and squares (density 0.25, friction 0.1,
+/// dynamic rounded box (0.4 × 20, radius 0.2, friction 0) at (0, 12) driven
+/// at 5 rad/s by a revolute motor of unbounded torque; 6,076 capsules, circles and squares (density 0.25, friction 0.1,
 /// restitution 0.1).
 fn spinner() -> PhysicsWorld {
     let mut world = world(gravity());
@@ -184,10 +207,11 @@ fn spinner() -> PhysicsWorld {
         world.insert_collider(material(segment).friction(0.1), Some(ground));
     }
 
-    world.insert(
-        RigidBodyBuilder::kinematic_velocity_based().translation(Vector::new(0.0, 12.0)).angvel(5.0),
+    let (paddle, _) = world.insert(
+        RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 12.0)),
         material(ColliderBuilder::round_cuboid(0.4, 20.0, 0.2)).friction(0.0),
     );
+    drive(&mut world, paddle, Vector::new(0.0, 12.0), 5.0, Real::MAX);
 
     let shapes = [
         ColliderBuilder::capsule_from_endpoints(Vector::new(-0.25, 0.0), Vector::new(0.25, 0.0), 0.25),
@@ -205,4 +229,61 @@ fn spinner() -> PhysicsWorld {
         }
     }
     world
+}
+
+/// A 100 × 100 grid of circles (radius 0.4, density 1), body (i, k) at
+/// (k, −i), hung from the seven fixed bodies i = 0, k in 47..=53 by 19,800
+/// revolute joints: each body to the one above at (k, −i + 0.5) and to the one
+/// on its left at (k − 0.5, −i). The circles do not collide (group 2, filter
+/// without 2); sleeping disabled.
+fn joint_grid() -> PhysicsWorld {
+    let mut world = world(gravity());
+    let side = 100;
+    let groups =
+        InteractionGroups::new(Group::GROUP_2, Group::ALL ^ Group::GROUP_2, InteractionTestMode::And);
+    let mut bodies = Vec::with_capacity(side * side);
+    for k in 0..side {
+        for i in 0..side {
+            let (x, y) = (k as Real, -(i as Real));
+            let fixed = i == 0 && (side / 2 - 3..=side / 2 + 3).contains(&k);
+            let builder = if fixed { RigidBodyBuilder::fixed() } else { RigidBodyBuilder::dynamic() };
+            let circle = ColliderBuilder::ball(0.4).density(1.0).collision_groups(groups);
+            let (body, _) = world.insert(builder.translation(Vector::new(x, y)).can_sleep(false), circle);
+            if i > 0 {
+                join(
+                    &mut world,
+                    bodies[k * side + i - 1],
+                    Vector::new(x, y + 1.0),
+                    body,
+                    Vector::new(x, y),
+                    Vector::new(x, y + 0.5),
+                );
+            }
+            if k > 0 {
+                join(
+                    &mut world,
+                    bodies[(k - 1) * side + i],
+                    Vector::new(x - 1.0, y),
+                    body,
+                    Vector::new(x, y),
+                    Vector::new(x - 0.5, y),
+                );
+            }
+            bodies.push(body);
+        }
+    }
+    world
+}
+
+/// A revolute joint between `a` at `pa` and `b` at `pb`, at world point `anchor`.
+fn join(
+    world: &mut PhysicsWorld,
+    a: RigidBodyHandle,
+    pa: Vector,
+    b: RigidBodyHandle,
+    pb: Vector,
+    anchor: Vector,
+) {
+    let joint = RevoluteJointBuilder::new().local_anchor1(anchor - pa).local_anchor2(anchor - pb);
+    world.insert_impulse_joint(a, b, joint);
 }
