@@ -4,7 +4,7 @@ use lamina_geometry::{Real, Rotation, Vec2};
 
 use std::marker::PhantomData;
 
-use super::lanes::{LANES, RotW, Vec2W, Wide};
+use super::lanes::{LANES, RotW, Vec2W, Wide, max, min};
 use crate::body::NO_INDEX;
 
 /// What changes during the substeps: 28 bytes in f32, so two bodies share a
@@ -60,15 +60,20 @@ impl<'a> States<'a> {
         unsafe { self.ptr.add(i as usize).read() }
     }
 
-    /// Writes back body `i`'s velocities, held within [`SANE_VELOCITY`];
-    /// immovable bodies are left alone.
+    /// Writes back body `i`'s velocities, held within [`SANE_VELOCITY`]
+    /// (joints, whose rows can contradict each other).
+    #[inline]
+    pub fn store_sane_velocity(&self, i: u32, v: Vec2, w: Real) {
+        let clamp = |x: Real| x.clamp(-SANE_VELOCITY, SANE_VELOCITY);
+        self.store_velocity(i, Vec2::new(clamp(v.x), clamp(v.y)), clamp(w));
+    }
+
+    /// Writes back body `i`'s velocities; immovable bodies are left alone.
     #[inline]
     pub fn store_velocity(&self, i: u32, v: Vec2, w: Real) {
         if i == NO_INDEX {
             return;
         }
-        let clamp = |x: Real| x.clamp(-SANE_VELOCITY, SANE_VELOCITY);
-        let (v, w) = (Vec2::new(clamp(v.x), clamp(v.y)), clamp(w));
         assert!((i as usize) < self.len);
         // SAFETY: in bounds; index `i` belongs to one constraint of this colour,
         // which only one thread solves.
@@ -80,8 +85,8 @@ impl<'a> States<'a> {
     }
 }
 
-/// The largest speed (m/s, and rad/s) a constraint may leave on a body
-/// within a substep. Sane scenes stay far below it (the world's speed limit
+/// The largest speed (m/s, and rad/s) a joint may leave on a body within a
+/// substep. Sane scenes stay far below it (the world's speed limit
 /// is 400 m/s by default, and integration caps to that); constraints that
 /// contradict each other without bound (a light body on a long lever between
 /// rigid joints, an unbounded motor against a weld) can make Gauss–Seidel
@@ -129,6 +134,16 @@ impl BodiesW {
             dp: Vec2W { x: field(3), y: field(4) },
             dq: RotW { re: field(5), im: field(6) },
         }
+    }
+
+    /// Writes the velocities back to the bodies `indices`, held within
+    /// [`SANE_VELOCITY`] (joints, whose rows can contradict each other).
+    #[inline(always)]
+    pub fn scatter_sane_velocity(&self, states: &States, indices: &[u32; LANES]) {
+        let limit = Wide::splat(SANE_VELOCITY);
+        let clamp = |x: Wide| max(min(x, limit), -limit);
+        let sane = Self { v: Vec2W { x: clamp(self.v.x), y: clamp(self.v.y) }, w: clamp(self.w), ..*self };
+        sane.scatter_velocity(states, indices);
     }
 
     /// Writes the velocities back to the bodies `indices`.

@@ -360,8 +360,8 @@ impl Velocities {
 
     #[inline]
     fn store(&self, states: &States, a: u32, b: u32) {
-        states.store_velocity(a, self.state_a.v, self.state_a.w);
-        states.store_velocity(b, self.state_b.v, self.state_b.w);
+        states.store_sane_velocity(a, self.state_a.v, self.state_a.w);
+        states.store_sane_velocity(b, self.state_b.v, self.state_b.w);
     }
 
     /// The velocity of B's anchor relative to A's.

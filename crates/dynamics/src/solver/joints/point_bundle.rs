@@ -147,8 +147,8 @@ impl PointJointBundle {
         let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
         let anchors = self.anchors(&bodies);
         self.apply(&mut bodies, anchors, &self.impulse);
-        bodies.0.scatter_velocity(states, &self.a);
-        bodies.1.scatter_velocity(states, &self.b);
+        bodies.0.scatter_sane_velocity(states, &self.a);
+        bodies.1.scatter_sane_velocity(states, &self.b);
     }
 
     /// One pass of the point rows: soft with position bias (`use_bias`), or
@@ -173,7 +173,7 @@ impl PointJointBundle {
         let impulse = -(x * mass_scale) - self.impulse * impulse_scale;
         self.impulse += impulse;
         self.apply(&mut bodies, (ra, rb), &impulse);
-        bodies.0.scatter_velocity(states, &self.a);
-        bodies.1.scatter_velocity(states, &self.b);
+        bodies.0.scatter_sane_velocity(states, &self.a);
+        bodies.1.scatter_sane_velocity(states, &self.b);
     }
 }
