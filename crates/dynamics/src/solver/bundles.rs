@@ -6,8 +6,54 @@
 
 use rayon::prelude::*;
 
+use lamina_geometry::Real;
+
 use super::constraint_graph::{COLOR_COUNT, ColorOrder, OVERFLOW};
-use super::lanes::LANES;
+use super::lanes::{LANES, Wide, ZERO};
+use crate::body::NO_INDEX;
+
+/// What every bundle holds of its lanes' two bodies: which constraint each
+/// lane is, the bodies' solver indices and their inverse masses.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneBodies {
+    /// Which constraint each lane holds, `NO_INDEX` for unused lanes.
+    pub members: [u32; LANES],
+    /// Solver indices of the bodies, `NO_INDEX` for immovable ones and unused lanes.
+    pub a: [u32; LANES],
+    pub b: [u32; LANES],
+    pub inv_mass_a: Wide,
+    pub inv_i_a: Wide,
+    pub inv_mass_b: Wide,
+    pub inv_i_b: Wide,
+}
+
+impl LaneBodies {
+    /// Every lane unused: immovable bodies, no mass.
+    pub const EMPTY: LaneBodies = LaneBodies {
+        members: [NO_INDEX; LANES],
+        a: [NO_INDEX; LANES],
+        b: [NO_INDEX; LANES],
+        inv_mass_a: ZERO,
+        inv_i_a: ZERO,
+        inv_mass_b: ZERO,
+        inv_i_b: ZERO,
+    };
+
+    /// Writes constraint `index`'s bodies `(a, b)` and inverse masses
+    /// `[mA, iA, mB, iB]` to lane `l`.
+    #[inline]
+    pub fn set_lane(&mut self, l: usize, index: u32, (a, b): (u32, u32), masses: [Real; 4]) {
+        self.members[l] = index;
+        self.a[l] = a;
+        self.b[l] = b;
+        for (w, m) in [&mut self.inv_mass_a, &mut self.inv_i_a, &mut self.inv_mass_b, &mut self.inv_i_b]
+            .into_iter()
+            .zip(masses)
+        {
+            w.as_mut_array()[l] = m;
+        }
+    }
+}
 
 /// A bundle of [`LANES`] constraints of one kind.
 pub(crate) trait LaneBundle: Copy + Send {

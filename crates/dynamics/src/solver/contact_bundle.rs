@@ -1,6 +1,6 @@
-//! Contact constraints solved [`LANES`] at a time.
+//! Contact constraints solved [`LANES`](super::lanes::LANES) at a time.
 //!
-//! The constraints of one colour share no movable body, so any [`LANES`] of them
+//! The constraints of one colour share no movable body, so any [`LANES`](super::lanes::LANES) of them
 //! can be solved side by side: their bodies are gathered into lanes, every
 //! lane runs the same arithmetic as the one-constraint solver of Box2D-style
 //! sequential impulses, and the new velocities are scattered back. Decisions
@@ -15,10 +15,9 @@
 use lamina_geometry::Real;
 
 use super::body_state::{BodiesW, States};
-use super::bundles::LaneBundle;
+use super::bundles::{LaneBodies, LaneBundle};
 use super::contact_solver::ContactConstraint;
-use super::lanes::{LANES, Mask, ONE, Vec2W, Wide, ZERO, lane, max, min, select, set_flag};
-use crate::body::NO_INDEX;
+use super::lanes::{Mask, ONE, Vec2W, Wide, ZERO, lane, max, min, select, set_flag};
 
 /// One manifold point of every lane.
 #[derive(Clone, Copy, Debug)]
@@ -49,18 +48,11 @@ impl PointW {
     };
 }
 
-/// [`LANES`] contact constraints in struct-of-arrays form.
+/// [`LANES`](super::lanes::LANES) contact constraints in struct-of-arrays form.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ContactBundle {
-    /// Which constraint each lane holds, `NO_INDEX` for unused lanes.
-    pub members: [u32; LANES],
-    /// Solver indices of the bodies, `NO_INDEX` for immovable ones and unused lanes.
-    pub a: [u32; LANES],
-    pub b: [u32; LANES],
-    pub inv_mass_a: Wide,
-    pub inv_i_a: Wide,
-    pub inv_mass_b: Wide,
-    pub inv_i_b: Wide,
+    /// The lanes' constraints, bodies and inverse masses.
+    pub bodies: LaneBodies,
     pub normal: Vec2W,
     pub friction: Wide,
     pub restitution: Wide,
@@ -87,13 +79,7 @@ impl LaneBundle for ContactBundle {
 impl ContactBundle {
     /// A bundle with every lane unused.
     const EMPTY: ContactBundle = ContactBundle {
-        members: [NO_INDEX; LANES],
-        a: [NO_INDEX; LANES],
-        b: [NO_INDEX; LANES],
-        inv_mass_a: ZERO,
-        inv_i_a: ZERO,
-        inv_mass_b: ZERO,
-        inv_i_b: ZERO,
+        bodies: LaneBodies::EMPTY,
         normal: Vec2W { x: ZERO, y: ZERO },
         friction: ZERO,
         restitution: ZERO,
@@ -110,13 +96,7 @@ impl ContactBundle {
     /// Writes constraint `c`, number `index`, to lane `l`.
     fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
         let set = |w: &mut Wide, value: Real| w.as_mut_array()[l] = value;
-        self.members[l] = index;
-        self.a[l] = c.a;
-        self.b[l] = c.b;
-        set(&mut self.inv_mass_a, c.inv_mass_a);
-        set(&mut self.inv_i_a, c.inv_i_a);
-        set(&mut self.inv_mass_b, c.inv_mass_b);
-        set(&mut self.inv_i_b, c.inv_i_b);
+        self.bodies.set_lane(l, index, (c.a, c.b), [c.inv_mass_a, c.inv_i_a, c.inv_mass_b, c.inv_i_b]);
         set(&mut self.normal.x, c.normal.x);
         set(&mut self.normal.y, c.normal.y);
         set(&mut self.friction, c.friction);
@@ -157,10 +137,10 @@ impl ContactBundle {
     fn apply(&self, bodies: &mut (BodiesW, BodiesW), k: usize, impulse: &Vec2W) {
         let p = &self.points[k];
         let (a, b) = bodies;
-        a.v -= *impulse * self.inv_mass_a;
-        a.w -= self.inv_i_a * p.anchor_a.cross(impulse);
-        b.v += *impulse * self.inv_mass_b;
-        b.w += self.inv_i_b * p.anchor_b.cross(impulse);
+        a.v -= *impulse * self.bodies.inv_mass_a;
+        a.w -= self.bodies.inv_i_a * p.anchor_a.cross(impulse);
+        b.v += *impulse * self.bodies.inv_mass_b;
+        b.w += self.bodies.inv_i_b * p.anchor_b.cross(impulse);
     }
 
     /// Velocity of B's material point relative to A's at point `k`.
@@ -173,22 +153,22 @@ impl ContactBundle {
 
     /// Applies last step's accumulated impulses.
     pub fn warm_start(&mut self, states: &States) {
-        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let (n, t) = (self.normal, self.normal.right_perp());
         for k in 0..2 {
             let p = &self.points[k];
             let impulse = n * p.normal_impulse + t * p.tangent_impulse;
             self.apply(&mut bodies, k, &impulse);
         }
-        bodies.0.scatter_velocity(states, &self.a);
-        bodies.1.scatter_velocity(states, &self.b);
+        bodies.0.scatter_velocity(states, &self.bodies.a);
+        bodies.1.scatter_velocity(states, &self.bodies.b);
     }
 
     /// One pass of sequential impulses. With `use_bias`, overlap is pushed out
     /// softly (at most `max_push` m/s); without, only velocity errors are
     /// removed (the relax pass). Speculative points always use their gap.
     pub fn solve(&mut self, states: &States, inv_h: Real, use_bias: bool, max_push: Real) {
-        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
         let inv_h = Wide::splat(inv_h);
         let push = Wide::splat(-max_push);
@@ -261,8 +241,8 @@ impl ContactBundle {
             p.tangent_impulse = accumulated;
             self.apply(&mut bodies, k, &(t * applied));
         }
-        bodies.0.scatter_velocity(states, &self.a);
-        bodies.1.scatter_velocity(states, &self.b);
+        bodies.0.scatter_velocity(states, &self.bodies.a);
+        bodies.1.scatter_velocity(states, &self.bodies.b);
     }
 
     /// Drives the normal velocity of points that approached faster than
@@ -272,7 +252,7 @@ impl ContactBundle {
         if !bouncy.any() {
             return;
         }
-        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
         let threshold = Wide::splat(-threshold);
         for k in 0..2 {
@@ -290,8 +270,8 @@ impl ContactBundle {
             p.max_normal_impulse = max(p.max_normal_impulse, applied);
             self.apply(&mut bodies, k, &(n * applied));
         }
-        bodies.0.scatter_velocity(states, &self.a);
-        bodies.1.scatter_velocity(states, &self.b);
+        bodies.0.scatter_velocity(states, &self.bodies.a);
+        bodies.1.scatter_velocity(states, &self.bodies.b);
     }
 }
 
@@ -329,6 +309,7 @@ pub(crate) fn solve_block(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::lanes::LANES;
 
     /// A small deterministic generator of numbers in [0, 1).
     struct Rng(u64);

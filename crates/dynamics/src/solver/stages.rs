@@ -285,7 +285,7 @@ impl Solver {
         h: Real,
     ) {
         for bundle in &self.bundles {
-            for (l, &member) in bundle.members.iter().enumerate() {
+            for (l, &member) in bundle.bodies.members.iter().enumerate() {
                 if member == NO_INDEX {
                     continue;
                 }
@@ -301,7 +301,7 @@ impl Solver {
             (joint.force, joint.torque) = c.force_and_torque(h);
         }
         for bundle in &self.point_bundles {
-            for (l, &member) in bundle.members.iter().enumerate() {
+            for (l, &member) in bundle.bodies.members.iter().enumerate() {
                 if member == NO_INDEX {
                     continue;
                 }

@@ -1,4 +1,4 @@
-//! Plain point joints solved [`LANES`] at a time.
+//! Plain point joints solved [`LANES`](crate::solver::lanes::LANES) at a time.
 //!
 //! A revolute joint without limits, motor or spring is nothing but its 2×2
 //! point rows (`point.rs`). Cloths, chains and grids of such joints are
@@ -11,12 +11,11 @@
 use lamina_geometry::{Real, Vec2};
 
 use super::{JointBody, JointContext, rigid_softness, world_anchor};
-use crate::body::NO_INDEX;
 use crate::joint::Joint;
 use crate::solver::Softness;
 use crate::solver::body_state::{BodiesW, States};
-use crate::solver::bundles::LaneBundle;
-use crate::solver::lanes::{LANES, ONE, Vec2W, Wide, ZERO, lane, select};
+use crate::solver::bundles::{LaneBodies, LaneBundle};
+use crate::solver::lanes::{ONE, Vec2W, Wide, ZERO, lane, select};
 
 /// One plain point joint as prepared for a lane: only what its rows read.
 #[derive(Clone, Copy, Debug)]
@@ -53,18 +52,11 @@ impl PointJoint {
     }
 }
 
-/// [`LANES`] point joints in struct-of-arrays form.
+/// [`LANES`](crate::solver::lanes::LANES) point joints in struct-of-arrays form.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PointJointBundle {
-    /// Which joint each lane holds, `NO_INDEX` for unused lanes.
-    pub members: [u32; LANES],
-    /// Solver indices of the bodies, `NO_INDEX` for immovable ones and unused lanes.
-    a: [u32; LANES],
-    b: [u32; LANES],
-    inv_mass_a: Wide,
-    inv_i_a: Wide,
-    inv_mass_b: Wide,
-    inv_i_b: Wide,
+    /// The lanes' constraints, bodies and inverse masses.
+    pub bodies: LaneBodies,
     /// Anchors from each centre of mass, world orientation at the step's start.
     anchor_a: Vec2W,
     anchor_b: Vec2W,
@@ -81,13 +73,7 @@ impl LaneBundle for PointJointBundle {
     type Constraint = PointJoint;
 
     const EMPTY: PointJointBundle = PointJointBundle {
-        members: [NO_INDEX; LANES],
-        a: [NO_INDEX; LANES],
-        b: [NO_INDEX; LANES],
-        inv_mass_a: ZERO,
-        inv_i_a: ZERO,
-        inv_mass_b: ZERO,
-        inv_i_b: ZERO,
+        bodies: LaneBodies::EMPTY,
         anchor_a: Vec2W { x: ZERO, y: ZERO },
         anchor_b: Vec2W { x: ZERO, y: ZERO },
         delta_center: Vec2W { x: ZERO, y: ZERO },
@@ -99,13 +85,7 @@ impl LaneBundle for PointJointBundle {
 
     fn set_lane(&mut self, l: usize, index: u32, c: &PointJoint) {
         let set = |w: &mut Wide, value: Real| w.as_mut_array()[l] = value;
-        self.members[l] = index;
-        self.a[l] = c.a;
-        self.b[l] = c.b;
-        set(&mut self.inv_mass_a, c.inv_mass_a);
-        set(&mut self.inv_i_a, c.inv_i_a);
-        set(&mut self.inv_mass_b, c.inv_mass_b);
-        set(&mut self.inv_i_b, c.inv_i_b);
+        self.bodies.set_lane(l, index, (c.a, c.b), [c.inv_mass_a, c.inv_i_a, c.inv_mass_b, c.inv_i_b]);
         set(&mut self.anchor_a.x, c.anchor_a.x);
         set(&mut self.anchor_a.y, c.anchor_a.y);
         set(&mut self.anchor_b.x, c.anchor_b.x);
@@ -136,25 +116,25 @@ impl PointJointBundle {
     #[inline(always)]
     fn apply(&self, bodies: &mut (BodiesW, BodiesW), (ra, rb): (Vec2W, Vec2W), impulse: &Vec2W) {
         let (a, b) = bodies;
-        a.v -= *impulse * self.inv_mass_a;
-        a.w -= self.inv_i_a * ra.cross(impulse);
-        b.v += *impulse * self.inv_mass_b;
-        b.w += self.inv_i_b * rb.cross(impulse);
+        a.v -= *impulse * self.bodies.inv_mass_a;
+        a.w -= self.bodies.inv_i_a * ra.cross(impulse);
+        b.v += *impulse * self.bodies.inv_mass_b;
+        b.w += self.bodies.inv_i_b * rb.cross(impulse);
     }
 
     /// Applies last step's impulses.
     pub fn warm_start(&mut self, states: &States) {
-        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let anchors = self.anchors(&bodies);
         self.apply(&mut bodies, anchors, &self.impulse);
-        bodies.0.scatter_sane_velocity(states, &self.a);
-        bodies.1.scatter_sane_velocity(states, &self.b);
+        bodies.0.scatter_sane_velocity(states, &self.bodies.a);
+        bodies.1.scatter_sane_velocity(states, &self.bodies.b);
     }
 
     /// One pass of the point rows: soft with position bias (`use_bias`), or
     /// rigid and unbiased (the relax pass).
     pub fn solve(&mut self, states: &States, use_bias: bool) {
-        let mut bodies = (BodiesW::gather(states, &self.a), BodiesW::gather(states, &self.b));
+        let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let (ra, rb) = self.anchors(&bodies);
         let (a, b) = &bodies;
         let (bias_rate, mass_scale, impulse_scale) =
@@ -163,7 +143,8 @@ impl PointJointBundle {
         let velocity = (b.v + rb.spun(b.w)) - (a.v + ra.spun(a.w));
         let r = velocity + separation * bias_rate;
 
-        let (ma, mb, ia, ib) = (self.inv_mass_a, self.inv_mass_b, self.inv_i_a, self.inv_i_b);
+        let (ma, mb, ia, ib) =
+            (self.bodies.inv_mass_a, self.bodies.inv_mass_b, self.bodies.inv_i_a, self.bodies.inv_i_b);
         let k11 = ma + mb + ia * ra.y * ra.y + ib * rb.y * rb.y;
         let k12 = -(ia * ra.x * ra.y) - ib * rb.x * rb.y;
         let k22 = ma + mb + ia * ra.x * ra.x + ib * rb.x * rb.x;
@@ -173,7 +154,7 @@ impl PointJointBundle {
         let impulse = -(x * mass_scale) - self.impulse * impulse_scale;
         self.impulse += impulse;
         self.apply(&mut bodies, (ra, rb), &impulse);
-        bodies.0.scatter_sane_velocity(states, &self.a);
-        bodies.1.scatter_sane_velocity(states, &self.b);
+        bodies.0.scatter_sane_velocity(states, &self.bodies.a);
+        bodies.1.scatter_sane_velocity(states, &self.bodies.b);
     }
 }
