@@ -88,7 +88,8 @@ fn run(gif: Option<String>) -> Result<(), String> {
     let mut recorder = match &gif {
         Some(path) => {
             let right = STAIRS as Real * TREAD + 6.0;
-            let camera = render::Camera::framing(Point::new(-0.5, -0.5), Point::new(right, top + 9.0), 480, 270);
+            let camera =
+                render::Camera::framing(Point::new(-0.5, -0.5), Point::new(right, top + 9.0), 480, 270);
             Some(render::GifRecorder::create(path, camera, 3, DT)?)
         }
         None => None,
@@ -122,7 +123,11 @@ fn run(gif: Option<String>) -> Result<(), String> {
         } else {
             format!("on step {} from the bottom", stair as usize + 1)
         };
-        let lowest = bones.iter().filter_map(|&k| world.body(k)).map(|b| b.center_of_mass().y).fold(Real::MAX, Real::min);
+        let lowest = bones
+            .iter()
+            .filter_map(|&k| world.body(k))
+            .map(|b| b.center_of_mass().y)
+            .fold(Real::MAX, Real::min);
         println!(
             "ragdoll {}: hip at ({:.2}, {:.2}), {place}; fell {:.2} m; lowest bone centre {:.2} m; {}",
             r + 1,
