@@ -35,14 +35,26 @@ impl World {
 
     /// Bodies added, moved or given a new velocity since the last step get
     /// bounds swept by this step's motion before the broad phase runs.
-    pub(crate) fn refresh_stale_bounds(&mut self, dt: Real) {
+    /// Returns whether sleeping bodies with stale bounds remain (they are
+    /// refreshed once awake).
+    pub(crate) fn refresh_stale_bounds(&mut self, dt: Real) -> bool {
         let mut stale = std::mem::take(&mut self.wake_scratch);
         stale.clear();
-        stale.extend(self.bodies.iter().filter(|(_, b)| b.bounds_stale && b.awake).map(|(k, _)| k));
+        let mut asleep = false;
+        for (key, b) in self.bodies.iter() {
+            if b.bounds_stale {
+                if b.awake {
+                    stale.push(key);
+                } else {
+                    asleep = true;
+                }
+            }
+        }
         for &key in &stale {
             self.refresh_swept_bounds(key, dt, None);
         }
         self.wake_scratch = stale;
+        asleep
     }
 
     /// Writes the solver's motion back to the bodies, updates sleep timers,

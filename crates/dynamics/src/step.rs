@@ -19,9 +19,15 @@ impl World {
         let start = Instant::now();
         self.contact_events.clear();
         self.sensor_events.clear();
-        self.wake_requested_bodies();
+        // Bodies are looked over only when something may have changed them.
+        let bodies_changed = std::mem::take(&mut self.body_changes_pending);
+        if bodies_changed {
+            self.wake_requested_bodies();
+        }
         self.wake_changed_joints();
-        self.refresh_stale_bounds(dt);
+        if bodies_changed {
+            self.body_changes_pending = self.refresh_stale_bounds(dt);
+        }
 
         let t = Instant::now();
         self.update_pairs();

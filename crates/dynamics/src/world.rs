@@ -26,6 +26,10 @@ pub struct World {
     pub(crate) joints: SlotMap<JointKey, Joint>,
     /// A joint was handed out by `joint_mut` since the last step.
     pub(crate) joint_changes_pending: bool,
+    /// A body was added, given a collider, moved or handed out by `body_mut`
+    /// since the last step (or one with stale bounds still sleeps): the step
+    /// looks for wake requests and stale bounds only then.
+    pub(crate) body_changes_pending: bool,
     pub(crate) contacts: SlotMap<ContactKey, Contact>,
     /// Finds a pair's contact; never iterated, so its order cannot leak out.
     pub(crate) contact_of_pair: HashMap<(ColliderKey, ColliderKey), ContactKey>,
@@ -64,6 +68,7 @@ impl World {
             broad_phase,
             joints: SlotMap::with_key(),
             joint_changes_pending: false,
+            body_changes_pending: false,
             contacts: SlotMap::with_key(),
             contact_of_pair: HashMap::new(),
             islands: Islands::default(),
@@ -121,6 +126,7 @@ impl World {
         }
         let key = self.bodies.insert(body);
         self.islands.add_body(&mut self.bodies, key);
+        self.body_changes_pending = true;
         key
     }
 
@@ -139,6 +145,7 @@ impl World {
         }
         self.bodies[body].colliders.push(key);
         self.bodies[body].bounds_stale = true;
+        self.body_changes_pending = true;
         self.update_mass(body);
         // A body built asleep stays asleep while it is given its shapes; if a
         // new shape overlaps something, that contact wakes it.
@@ -243,6 +250,7 @@ impl World {
     /// The body for changes (velocities, forces, impulses), or `None` for a
     /// stale key. A sleeping body that is changed wakes at the next step.
     pub fn body_mut(&mut self, key: BodyKey) -> Option<&mut Body> {
+        self.body_changes_pending = true;
         self.bodies.get_mut(key)
     }
 
@@ -287,6 +295,7 @@ impl World {
         }
         let body = self.bodies.get_mut(key).ok_or(WorldError::StaleBody(key))?;
         body.bounds_stale = true;
+        self.body_changes_pending = true;
         body.pose = pose;
         body.center = pose * body.local_center;
         let colliders = body.colliders.clone();

@@ -45,6 +45,12 @@ pub(crate) struct Solver {
     joint_keys: Vec<JointKey>,
     joint_bodies: Vec<(u32, u32)>,
     graph: ConstraintGraph,
+    /// The constraints' bodies and the body count the graph was last coloured
+    /// for: an unchanged list (a jointed scene at rest in its contacts, a
+    /// cloth) keeps its colours.
+    coloured_joints: Vec<(u32, u32)>,
+    coloured_contacts: Vec<(u32, u32)>,
+    coloured_bodies: usize,
     /// The coloured joints split into plain point joints (solved in SIMD
     /// bundles) and the others (solved one by one).
     plain_joints: ColorOrder,
@@ -137,7 +143,15 @@ impl Solver {
                 self.contact_bodies.push((ia, ib));
             }
         }
-        self.graph.build(&self.joint_bodies, &self.contact_bodies, self.states.len());
+        let unchanged = self.coloured_bodies == self.states.len()
+            && self.coloured_joints == self.joint_bodies
+            && self.coloured_contacts == self.contact_bodies;
+        if !unchanged {
+            self.graph.build(&self.joint_bodies, &self.contact_bodies, self.states.len());
+            std::mem::swap(&mut self.coloured_joints, &mut self.joint_bodies);
+            std::mem::swap(&mut self.coloured_contacts, &mut self.contact_bodies);
+            self.coloured_bodies = self.states.len();
+        }
         (self.joint_keys.len(), self.contact_keys.len())
     }
 
