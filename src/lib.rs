@@ -22,8 +22,8 @@ pub mod prelude {
     pub use lamina_broadphase::{BroadPhaseError, PairEvent, SweepAndPrune};
     pub use lamina_dynamics::{
         Body, BodyDesc, BodyKey, BodyKind, Collider, ColliderDesc, ColliderKey, CollisionFilter, Contact,
-        ContactEvent, Joint, JointDesc, JointKey, JointKind, JointMotion, MixRule, SensorEvent, StepProfile,
-        World, WorldError, WorldSettings,
+        ContactEvent, Joint, JointDesc, JointKey, JointKind, JointMotion, MixRule, QueryFilter, SensorEvent,
+        StepProfile, World, WorldError, WorldRayHit, WorldSettings, WorldShapeHit,
     };
     pub use lamina_geometry::{
         Aabb, Capsule, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection, Polygon, Ray,

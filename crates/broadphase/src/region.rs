@@ -117,6 +117,17 @@ impl CellRange {
         }
     }
 
+    /// The smallest range holding `range` (if any) and `cell`.
+    pub(crate) fn grown_to(range: Option<CellRange>, cell: Cell) -> CellRange {
+        match range {
+            None => CellRange { min: cell, max: cell },
+            Some(r) => CellRange {
+                min: Cell { x: r.min.x.min(cell.x), y: r.min.y.min(cell.y) },
+                max: Cell { x: r.max.x.max(cell.x), y: r.max.y.max(cell.y) },
+            },
+        }
+    }
+
     /// Every cell.
     pub(crate) fn everything() -> CellRange {
         CellRange { min: Cell { x: -CELL_LIMIT, y: -CELL_LIMIT }, max: Cell { x: CELL_LIMIT, y: CELL_LIMIT } }
@@ -298,6 +309,10 @@ pub(crate) struct RegionGrid {
     free: Vec<u32>,
     /// Regions changed since the last [`RegionGrid::maintain`], in the order first touched.
     touched: Vec<u32>,
+    /// A range holding every live region's cell (`None` when there is none):
+    /// grown as regions are created, tightened when regions are freed. Ray
+    /// casts of unbounded reach walk only this part of the world.
+    occupied: Option<CellRange>,
 }
 
 impl RegionGrid {
@@ -310,6 +325,7 @@ impl RegionGrid {
             lookup: HashMap::default(),
             free: Vec::new(),
             touched: Vec::new(),
+            occupied: None,
         }
     }
 
@@ -393,7 +409,20 @@ impl RegionGrid {
             }
         };
         self.lookup.insert(cell, r);
+        self.occupied = Some(CellRange::grown_to(self.occupied, cell));
         r
+    }
+
+    /// A range holding the cell of every live region, or `None` when the grid is empty.
+    #[inline]
+    pub(crate) fn occupied(&self) -> Option<CellRange> {
+        self.occupied
+    }
+
+    /// The region size, metres.
+    #[inline]
+    pub(crate) fn size(&self) -> Real {
+        self.size
     }
 
     /// The region with index `r`.
@@ -459,6 +488,7 @@ impl RegionGrid {
     /// empty, otherwise re-chooses its sweep axis (re-sorting if it changes) and
     /// tightens its extent bound.
     pub(crate) fn maintain(&mut self) {
+        let freed = self.free.len();
         for i in 0..self.touched.len() {
             let r = self.touched[i];
             let region = &mut self.regions[r as usize];
@@ -475,6 +505,17 @@ impl RegionGrid {
             region.sap.refresh_extent();
         }
         self.touched.clear();
+        if self.free.len() != freed {
+            self.tighten_occupied();
+        }
+    }
+
+    /// Recomputes [`RegionGrid::occupied`] from the live regions.
+    fn tighten_occupied(&mut self) {
+        self.occupied = None;
+        for region in self.regions.iter().filter(|r| r.live) {
+            self.occupied = Some(CellRange::grown_to(self.occupied, region.cell));
+        }
     }
 
     /// Counts one more moved proxy in region `r`; true for the first one.

@@ -60,6 +60,14 @@ pub enum WorldError {
         /// The time step given, in seconds.
         dt: Real,
     },
+    /// A query's ray, box, point, pose, velocity or reach is not finite or
+    /// out of range.
+    InvalidQuery {
+        /// Which value.
+        name: &'static str,
+        /// The offending value.
+        value: Real,
+    },
 }
 
 impl fmt::Display for WorldError {
@@ -94,6 +102,7 @@ impl fmt::Display for WorldError {
             WorldError::InvalidTimeStep { dt } => {
                 write!(f, "time step must be finite and greater than 0 s, got {dt}")
             }
+            WorldError::InvalidQuery { name, value } => write!(f, "query {name} is out of range: {value}"),
         }
     }
 }

@@ -37,6 +37,7 @@ mod finalize;
 mod island;
 mod joint;
 mod profile;
+mod query;
 mod settings;
 mod solver;
 mod step;
@@ -48,6 +49,7 @@ pub use contact::{Contact, ContactEvent, ContactPointState, SensorEvent};
 pub use error::WorldError;
 pub use joint::{Joint, JointDesc, JointKind, JointMotion, Motor, Spring};
 pub use profile::StepProfile;
+pub use query::{QueryFilter, QueryPredicate, WorldRayHit, WorldShapeHit};
 pub use settings::{MixRule, WorldSettings};
 pub use world::World;
 
