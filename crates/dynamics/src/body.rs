@@ -40,6 +40,9 @@ pub struct BodyDesc {
     pub can_sleep: bool,
     /// Starts asleep (it wakes when touched or moved).
     pub asleep: bool,
+    /// Swept against dynamic bodies too, not only fixed and kinematic ones,
+    /// when it moves fast (see `docs/continuous.md`). Default false.
+    pub bullet: bool,
     /// Free for the user: an index into the user's own tables, say.
     pub user_data: u64,
 }
@@ -58,6 +61,7 @@ impl BodyDesc {
             fixed_rotation: false,
             can_sleep: true,
             asleep: false,
+            bullet: false,
             user_data: 0,
         }
     }
@@ -137,6 +141,14 @@ impl BodyDesc {
         self
     }
 
+    /// Makes the body a bullet: when it moves fast it is swept against
+    /// dynamic bodies as well as fixed and kinematic ones, so that it cannot
+    /// pass through a thin moving body. Costs a sweep per fast step.
+    pub fn bullet(mut self, bullet: bool) -> Self {
+        self.bullet = bullet;
+        self
+    }
+
     /// Attaches user data.
     pub fn user_data(mut self, data: u64) -> Self {
         self.user_data = data;
@@ -200,6 +212,11 @@ pub struct Body {
     /// Largest distance from the centre of mass to a collider point: turns an
     /// angular speed into a surface speed for the sleep test.
     pub(crate) extent: Real,
+    /// The smallest of its solid colliders' inner radii ([`Shape::inner_radius`](lamina_geometry::Shape::inner_radius)):
+    /// a body that moves more than half of it in a step is swept for
+    /// continuous collision. Infinite without colliders.
+    pub(crate) min_extent: Real,
+    pub(crate) bullet: bool,
     pub(crate) awake: bool,
     pub(crate) sleep_time: Real,
     /// Set by user changes to a sleeping body; the next step wakes its island.
@@ -244,6 +261,8 @@ impl Body {
             contacts: Vec::new(),
             joints: Vec::new(),
             extent: 0.0,
+            min_extent: Real::INFINITY,
+            bullet: desc.bullet,
             awake: movable && !desc.asleep,
             sleep_time: 0.0,
             wake_requested: false,

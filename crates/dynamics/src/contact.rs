@@ -293,7 +293,7 @@ impl World {
     /// (impulses carried over included), into a buffer in contact order;
     /// applying them (storing, events, waking) is then a serial pass in the same
     /// order, so the result does not depend on the thread count.
-    pub(crate) fn update_contacts(&mut self, dt: Real) {
+    pub(crate) fn update_contacts(&mut self) {
         let mut active = std::mem::take(&mut self.narrow.active);
         active.clear();
         active.extend(
@@ -307,12 +307,12 @@ impl World {
         let settings = self.settings;
         if active.len() < NARROW_PARALLEL_MIN {
             results.clear();
-            results.extend(active.iter().map(|&k| world.collide(k, dt, &settings)));
+            results.extend(active.iter().map(|&k| world.collide(k, &settings)));
         } else {
             active
                 .par_iter()
                 .with_min_len(NARROW_CHUNK)
-                .map(|&k| world.collide(k, dt, &settings))
+                .map(|&k| world.collide(k, &settings))
                 .collect_into_vec(&mut results);
         }
 
@@ -368,7 +368,7 @@ impl World {
     }
 
     /// The new manifold (or sensor overlap) of one contact, from the current poses.
-    fn collide(&self, key: ContactKey, dt: Real, settings: &WorldSettings) -> Collision {
+    fn collide(&self, key: ContactKey, settings: &WorldSettings) -> Collision {
         let c = &self.contacts[key];
         let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
         let (ca, cb) = (&self.colliders[c.collider_a], &self.colliders[c.collider_b]);
@@ -376,12 +376,10 @@ impl World {
         if c.sensor {
             return Collision::Sensor(intersects(&ca.shape, &pose_a, &cb.shape, &pose_b));
         }
-        // A body can close this much distance during the step: the speculative
-        // margin that lets fast bodies land without sinking.
-        let reach = |b: &crate::Body| (b.linear_velocity.norm() + b.angular_velocity.abs() * b.extent) * dt;
-        let margin =
-            settings.speculative_distance + reach(ba) + reach(bb) + settings.gravity.norm() * dt * dt;
-        let m = contact_manifold(&ca.shape, &pose_a, &cb.shape, &pose_b, margin);
+        // Points within the speculative distance let the solver stop an
+        // approach before the shapes overlap; faster approaches are caught by
+        // continuous collision (`continuous.rs`).
+        let m = contact_manifold(&ca.shape, &pose_a, &cb.shape, &pose_b, settings.speculative_distance);
         let mut points = ArrayVec::new();
         for p in &m.points {
             points.push(ContactPointState {

@@ -1,23 +1,26 @@
-//! The end of a step: the solver's motion written back to the bodies, sleep
-//! timers, and bounds that reach ahead by each body's motion over the next step.
+//! The end of a step: the solver's motion written back to the bodies, fast
+//! bodies swept for continuous collision, sleep timers, and the colliders'
+//! bounds for the next step's broad phase.
 
 use lamina_geometry::{Aabb, Isometry, Real, Vec2};
 use rayon::prelude::*;
 
+use crate::continuous::{SweepTargets, is_fast};
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
-use crate::{BodyKey, ColliderKey, World};
+use crate::{BodyKey, World};
+use lamina_narrowphase::Sweep;
 
 impl World {
-    /// Gives every collider of `key` bounds that reach ahead by the body's
-    /// motion over the next `dt`, so that fast bodies meet their contacts before
-    /// they arrive, and moves its broad-phase proxy if needed. `first`, when
-    /// given, is the first collider's bounds, already computed.
-    pub(crate) fn refresh_swept_bounds(&mut self, key: crate::BodyKey, dt: Real, first: Option<FirstBounds>) {
+    /// Gives every collider of `key` its bounds at the body's pose (grown by
+    /// the speculative distance, within which contact points begin) and moves
+    /// its broad-phase proxy if needed. `first`, when given, is the first
+    /// collider's bounds, already computed.
+    pub(crate) fn refresh_bounds(&mut self, key: crate::BodyKey, first: Option<FirstBounds>) {
         let b = &mut self.bodies[key];
         b.bounds_stale = false;
-        let (ahead, spin) = reach_ahead(b.linear_velocity, b.angular_velocity, b.extent, dt);
         let pose = b.pose;
+        let margin = self.settings.speculative_distance;
         for (n, &ck) in b.colliders.iter().enumerate() {
             let c = &mut self.colliders[ck];
             match first {
@@ -27,23 +30,24 @@ impl World {
                         continue; // the broad phase would leave its proxy as it is
                     }
                 }
-                _ => c.aabb = swept_aabb(c, &pose, ahead, spin),
+                _ => c.aabb = contact_bounds(c, &pose, margin),
             }
             let _ = self.broad_phase.update(ck, c.aabb);
         }
     }
 
-    /// Bodies added, moved or given a new velocity since the last step get
-    /// bounds swept by this step's motion before the broad phase runs.
+    /// Bodies added or moved since the last step get their bounds before the
+    /// broad phase runs.
     /// Returns whether sleeping bodies with stale bounds remain (they are
     /// refreshed once awake).
-    pub(crate) fn refresh_stale_bounds(&mut self, dt: Real) -> bool {
+    pub(crate) fn refresh_stale_bounds(&mut self) -> bool {
         let mut stale = std::mem::take(&mut self.wake_scratch);
         stale.clear();
         let mut asleep = false;
         for (key, b) in self.bodies.iter() {
             if b.bounds_stale {
-                if b.awake {
+                // Fixed bodies never wake: their bounds are refreshed at once.
+                if b.awake || b.kind == crate::BodyKind::Fixed {
                     stale.push(key);
                 } else {
                     asleep = true;
@@ -51,7 +55,7 @@ impl World {
             }
         }
         for &key in &stale {
-            self.refresh_swept_bounds(key, dt, None);
+            self.refresh_bounds(key, None);
         }
         self.wake_scratch = stale;
         asleep
@@ -68,14 +72,21 @@ impl World {
     pub(crate) fn finalize(&mut self, dt: Real) {
         let awake = std::mem::take(&mut self.solver.awake);
         let mut finished = std::mem::take(&mut self.finished);
-        let (bodies, colliders, states) = (&self.bodies, &self.colliders, &self.solver.states);
-        let broad_phase = &self.broad_phase;
-        let sleep_speed = self.settings.sleep_linear_velocity;
+        let world = &*self;
+        let (bodies, states) = (&world.bodies, &world.solver.states);
+        let sleep_speed = world.settings.sleep_linear_velocity;
+        let continuous = world.settings.enable_continuous;
         let finish = |(i, &key): (usize, &BodyKey)| {
-            let mut f = finish_body(&bodies[key], &states[i], colliders, dt, sleep_speed);
-            if let (Some(first), Some(&ck)) = (&mut f.first, bodies[key].colliders.first()) {
-                first.inside_proxy = broad_phase.fat_aabb(ck).is_some_and(|fat| fat.contains(&first.aabb));
+            let b = &bodies[key];
+            let mut f = finish_body(b, &states[i], dt, sleep_speed);
+            if continuous && f.fast && !b.bullet {
+                let sweep = Sweep::between(&b.pose, &f.pose, b.local_center);
+                let fraction = world.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
+                if fraction < 1.0 {
+                    f.move_to(&sweep.pose_at(fraction), b.local_center);
+                }
             }
+            f.first = world.first_bounds(b, &f);
             f
         };
         if awake.len() < 2 * FINALIZE_CHUNK {
@@ -89,8 +100,14 @@ impl World {
                 .map(finish)
                 .collect_into_vec(&mut finished);
         }
+        let mut bullets = std::mem::take(&mut self.bullet_moves);
+        bullets.clear();
+        self.profile.fast_bodies = finished.iter().filter(|f| continuous && f.fast).count();
         for (&key, f) in awake.iter().zip(&finished) {
             let b = &mut self.bodies[key];
+            if continuous && f.fast && b.bullet {
+                bullets.push((key, Sweep::between(&b.pose, &f.pose, b.local_center), 1.0));
+            }
             b.linear_velocity = f.linear_velocity;
             b.angular_velocity = f.angular_velocity;
             b.center = f.center;
@@ -98,10 +115,42 @@ impl World {
             b.sleep_time = f.sleep_time;
             b.force = Vec2::zeros();
             b.torque = 0.0;
-            self.refresh_swept_bounds(key, dt, f.first);
+            self.refresh_bounds(key, f.first);
         }
+        if !bullets.is_empty() {
+            self.sweep_bullets(&mut bullets, dt);
+        }
+        self.bullet_moves = bullets;
         self.solver.awake = awake;
         self.finished = finished;
+    }
+
+    /// Sweeps the fast bullets (each with its motion over the step) against
+    /// every other body at its end-of-step pose, in parallel, each bullet on
+    /// its own, then moves each back to its first touch.
+    fn sweep_bullets(&mut self, bullets: &mut [(BodyKey, Sweep, Real)], dt: Real) {
+        let world = &*self;
+        bullets.par_iter_mut().for_each(|(key, sweep, fraction)| {
+            *fraction = world.sweep_fraction(*key, sweep, SweepTargets::AllButBullets, dt);
+        });
+        for &(key, sweep, fraction) in bullets.iter() {
+            if fraction < 1.0 {
+                let pose = sweep.pose_at(fraction);
+                let b = &mut self.bodies[key];
+                b.pose = pose;
+                b.center = pose * b.local_center;
+                self.refresh_bounds(key, None);
+            }
+        }
+    }
+
+    /// The body's first collider's bounds at its finished pose, with whether
+    /// they still fit the collider's broad-phase proxy.
+    fn first_bounds(&self, b: &crate::Body, f: &FinishedBody) -> Option<FirstBounds> {
+        let &ck = b.colliders.first()?;
+        let aabb = contact_bounds(&self.colliders[ck], &f.pose, self.settings.speculative_distance);
+        let inside_proxy = self.broad_phase.fat_aabb(ck).is_some_and(|fat| fat.contains(&aabb));
+        Some(FirstBounds { aabb, inside_proxy })
     }
 }
 
@@ -118,6 +167,16 @@ pub(crate) struct FinishedBody {
     sleep_time: Real,
     /// The first collider's swept bounds, if the body has a collider.
     first: Option<FirstBounds>,
+    /// The body moved far for its size: continuous collision sweeps it.
+    fast: bool,
+}
+
+impl FinishedBody {
+    /// Moves the finished body to `pose` (its time of impact), keeping its velocity.
+    fn move_to(&mut self, pose: &Isometry, local_center: lamina_geometry::Point) {
+        self.pose = *pose;
+        self.center = pose * local_center;
+    }
 }
 
 /// A body's first collider's new swept bounds.
@@ -128,14 +187,9 @@ pub(crate) struct FirstBounds {
     inside_proxy: bool,
 }
 
-/// The end-of-step state of body `b` from its solver state `state`.
-fn finish_body(
-    b: &crate::Body,
-    state: &BodyState,
-    colliders: &slotmap::SlotMap<ColliderKey, crate::Collider>,
-    dt: Real,
-    sleep_speed: Real,
-) -> FinishedBody {
+/// The end-of-step state of body `b` from its solver state `state` (its
+/// bounds are left for later: continuous collision may still move it).
+fn finish_body(b: &crate::Body, state: &BodyState, dt: Real, sleep_speed: Real) -> FinishedBody {
     let center = b.center + state.dp;
     let rotation = integrate_rotation(&(state.dq * b.pose.rotation), 0.0);
     let origin = center - rotation * b.local_center.coords;
@@ -145,24 +199,24 @@ fn finish_body(
     // asleep would stop it.
     let driven = b.kind == crate::BodyKind::Kinematic && (state.v != Vec2::zeros() || state.w != 0.0);
     let sleep_time = if !b.can_sleep || driven || speed > sleep_speed { 0.0 } else { b.sleep_time + dt };
-    let (ahead, spin) = reach_ahead(state.v, state.w, b.extent, dt);
-    let first = b
-        .colliders
-        .first()
-        .map(|&ck| FirstBounds { aabb: swept_aabb(&colliders[ck], &pose, ahead, spin), inside_proxy: false });
-    FinishedBody { linear_velocity: state.v, angular_velocity: state.w, center, pose, sleep_time, first }
+    // How far the body went, or would go at its end velocity: either can carry
+    // a thin obstacle past its middle. (The turn's sine stands for its angle:
+    // a substep turns by at most a quarter turn.)
+    let motion = (state.dp.norm() + state.dq.im.abs() * b.extent).max(speed * dt);
+    FinishedBody {
+        linear_velocity: state.v,
+        angular_velocity: state.w,
+        center,
+        pose,
+        sleep_time,
+        first: None,
+        fast: is_fast(b, motion),
+    }
 }
 
-/// How far a body moving at `v` and turning at `w` moves over the next `dt`,
-/// and how far its farthest point (`extent` from its centre) can turn.
-fn reach_ahead(v: Vec2, w: Real, extent: Real, dt: Real) -> (Vec2, Real) {
-    (v * dt, extent * w.abs() * dt)
-}
-
-/// Collider `c`'s bounds on a body at `pose`, stretched to where it will be
-/// after moving by `ahead`, and grown by `spin` for the turning.
-fn swept_aabb(c: &crate::Collider, pose: &Isometry, ahead: Vec2, spin: Real) -> Aabb {
-    let now = c.shape.aabb(&(pose * c.local_pose));
-    let next = Aabb::new(now.mins + ahead, now.maxs + ahead);
-    now.merged(&next).loosened(spin)
+/// Collider `c`'s bounds on a body at `pose`, grown by `margin`: the reach
+/// of its speculative contacts. Faster motion is continuous collision's
+/// business, so the bounds need not stretch ahead with speed.
+fn contact_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> Aabb {
+    c.shape.aabb(&(pose * c.local_pose)).loosened(margin)
 }

@@ -32,6 +32,7 @@
 mod body;
 mod collider;
 mod contact;
+mod continuous;
 mod error;
 mod finalize;
 mod island;

@@ -27,4 +27,6 @@ pub struct StepProfile {
     pub constraints: usize,
     /// Joints solved (those with an awake body).
     pub joints: usize,
+    /// Bodies that moved fast enough to be swept by continuous collision.
+    pub fast_bodies: usize,
 }

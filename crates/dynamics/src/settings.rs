@@ -62,9 +62,10 @@ pub struct WorldSettings {
     /// Approach speeds below this, m/s, do not bounce, so resting contacts with
     /// restitution settle instead of chattering. Default 1.
     pub restitution_threshold: Real,
-    /// How close, in metres, shapes must come before a contact point exists: the
-    /// speculative margin that lets fast bodies land without a CCD pass.
-    /// Default 4 × linear slop (2 cm).
+    /// How close, in metres, shapes must come before a contact point exists:
+    /// the speculative margin within which the solver stops an approach
+    /// before the shapes overlap (faster approaches are continuous
+    /// collision's). Default 4 × linear slop (2 cm), as in Box2D.
     pub speculative_distance: Real,
     /// Bodies slower than this, m/s (angular speed times the body's extent for
     /// turning), count as resting. Default 0.05.
@@ -75,6 +76,10 @@ pub struct WorldSettings {
     pub enable_sleep: bool,
     /// Start each step's contact impulses from the last step's. Default true.
     pub enable_warm_starting: bool,
+    /// Sweep bodies that move far for their size against fixed and kinematic
+    /// bodies (bullets against every body), so that they cannot tunnel
+    /// through thin ones. Default true.
+    pub enable_continuous: bool,
     /// How friction coefficients combine. Default geometric mean.
     pub friction_mixing: MixRule,
     /// How restitution coefficients combine. Default max.
@@ -99,6 +104,7 @@ impl Default for WorldSettings {
             time_to_sleep: 0.5,
             enable_sleep: true,
             enable_warm_starting: true,
+            enable_continuous: true,
             friction_mixing: MixRule::GeometricMean,
             restitution_mixing: MixRule::Max,
             max_linear_speed: 400.0,

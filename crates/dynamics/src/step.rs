@@ -26,7 +26,7 @@ impl World {
         }
         self.wake_changed_joints();
         if bodies_changed {
-            self.body_changes_pending = self.refresh_stale_bounds(dt);
+            self.body_changes_pending = self.refresh_stale_bounds();
         }
 
         let t = Instant::now();
@@ -34,7 +34,7 @@ impl World {
         self.profile.broad_phase = t.elapsed();
 
         let t = Instant::now();
-        self.update_contacts(dt);
+        self.update_contacts();
         self.profile.narrow_phase = t.elapsed();
 
         let t = Instant::now();

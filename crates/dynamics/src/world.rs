@@ -44,6 +44,8 @@ pub struct World {
     pub(crate) finished: Vec<FinishedBody>,
     /// Bodies to wake or refresh, gathered before they are visited.
     pub(crate) wake_scratch: Vec<BodyKey>,
+    /// Fast bullets with their motion and how much of it they may keep.
+    pub(crate) bullet_moves: Vec<(BodyKey, lamina_narrowphase::Sweep, Real)>,
 }
 
 impl World {
@@ -79,6 +81,7 @@ impl World {
             solver: Solver::default(),
             finished: Vec::new(),
             wake_scratch: Vec::new(),
+            bullet_moves: Vec::new(),
         }
     }
 
@@ -200,6 +203,13 @@ impl World {
             .filter(|c| !c.sensor)
             .map(|c| c.shape.mass_properties(c.density).transformed(&c.local_pose))
             .collect();
+        let min_extent = body
+            .colliders
+            .iter()
+            .filter_map(|c| colliders.get(*c))
+            .filter(|c| !c.sensor)
+            .map(|c| c.shape.inner_radius())
+            .fold(Real::INFINITY, Real::min);
         let extent_parts: Vec<Real> = body
             .colliders
             .iter()
@@ -210,6 +220,7 @@ impl World {
         body.set_mass_properties(parts.into_iter());
         let center_offset = body.local_center.coords.norm();
         body.extent = extent_parts.into_iter().fold(0.0, Real::max) + center_offset;
+        body.min_extent = min_extent;
     }
 
     /// Wakes the body and its sleeping island (no-op for fixed or awake bodies).

@@ -309,7 +309,8 @@ fn large_pyramid_sink() {
 
 /// Regression: a body added with a high velocity got bounds that covered only
 /// where it stood, so in its first step no contact existed with a wall it would
-/// cross; its bounds now reach ahead by its motion from the first step on.
+/// cross. Continuous collision now stops it at the wall in its first step, and
+/// the next step's contact stops it square (its two points solved together).
 #[test]
 fn a_body_launched_at_a_wall_meets_it_in_its_first_step() {
     let mut w = World::new(WorldSettings { gravity: Vec2::zeros(), ..WorldSettings::default() });

@@ -29,6 +29,9 @@ pub use math::{Isometry, Point, Real, Rotation, Vec2};
 pub use point_query::PointProjection;
 pub use ray::{Ray, RayHit};
 pub use shape::Shape;
-pub use shapes::{capsule::Capsule, circle::Circle, ellipse::Ellipse, polygon::Polygon, segment::Segment};
+pub use shapes::{
+    capsule::Capsule, chain_segment::ChainSegment, circle::Circle, ellipse::Ellipse, polygon::Polygon,
+    segment::Segment,
+};
 pub use support::SupportMap;
 pub use validate::validate_density;

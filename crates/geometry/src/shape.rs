@@ -7,7 +7,10 @@ use crate::mass::MassProperties;
 use crate::math::{Isometry, Point, Real, Vec2};
 use crate::point_query::PointProjection;
 use crate::ray::{Ray, RayHit};
-use crate::shapes::{capsule::Capsule, circle::Circle, ellipse::Ellipse, polygon::Polygon, segment::Segment};
+use crate::shapes::{
+    capsule::Capsule, chain_segment::ChainSegment, circle::Circle, ellipse::Ellipse, polygon::Polygon,
+    segment::Segment,
+};
 use crate::support::SupportMap;
 
 /// A collision shape in its local frame.
@@ -31,6 +34,9 @@ pub enum Shape {
     Polygon(Polygon),
     /// An axis-aligned ellipse around the origin.
     Ellipse(Ellipse),
+    /// A one-sided segment of a chain, which knows its neighbours (no area,
+    /// no mass); the world builds these from a chain description.
+    ChainSegment(ChainSegment),
 }
 
 /// Calls the same method on whichever shape `self` holds.
@@ -42,6 +48,7 @@ macro_rules! dispatch {
             Shape::Segment($s) => $call,
             Shape::Polygon($s) => $call,
             Shape::Ellipse($s) => $call,
+            Shape::ChainSegment($s) => $call,
         }
     };
 }
@@ -73,6 +80,17 @@ impl Shape {
         Shape::Segment(Segment { a: p1, b: p2 })
     }
 
+    /// The link `p1`–`p2` of a chain whose neighbouring points are `prev`
+    /// (before `p1`) and `next` (after `p2`), `None` at an open end: solid on
+    /// its right side only, looking from `p1` to `p2`.
+    pub fn chain_segment(p1: Point, p2: Point, prev: Option<Point>, next: Option<Point>) -> Shape {
+        Shape::ChainSegment(ChainSegment {
+            segment: Segment { a: p1, b: p2 },
+            ghost_prev: prev,
+            ghost_next: next,
+        })
+    }
+
     /// The convex hull of `points`, given in any order and any number.
     ///
     /// Fails for non-finite coordinates and for points that span no area (fewer
@@ -99,6 +117,7 @@ impl Shape {
             Shape::Segment(_) => "segment",
             Shape::Polygon(_) => "polygon",
             Shape::Ellipse(_) => "ellipse",
+            Shape::ChainSegment(_) => "chain segment",
         }
     }
 
@@ -115,7 +134,7 @@ impl Shape {
             Shape::Circle(c) => c.radius,
             Shape::Capsule(c) => c.radius,
             Shape::Polygon(p) => p.radius(),
-            Shape::Segment(_) | Shape::Ellipse(_) => 0.0,
+            Shape::Segment(_) | Shape::Ellipse(_) | Shape::ChainSegment(_) => 0.0,
         }
     }
 
@@ -125,11 +144,44 @@ impl Shape {
         match self {
             Shape::Circle(c) => c.radius,
             Shape::Capsule(c) => c.a.coords.norm().max(c.b.coords.norm()) + c.radius,
-            Shape::Segment(s) => s.a.coords.norm().max(s.b.coords.norm()),
+            Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+                s.a.coords.norm().max(s.b.coords.norm())
+            }
             Shape::Polygon(p) => {
                 p.vertices().iter().map(|v| v.coords.norm()).fold(0.0, Real::max) + p.radius()
             }
             Shape::Ellipse(e) => e.rx.max(e.ry),
+        }
+    }
+
+    /// The shape's centroid (centre of area; the midpoint of a segment), local frame.
+    pub fn centroid(&self) -> Point {
+        match self {
+            Shape::Circle(_) | Shape::Ellipse(_) => Point::origin(),
+            Shape::Capsule(c) => nalgebra::center(&c.a, &c.b),
+            Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+                nalgebra::center(&s.a, &s.b)
+            }
+            Shape::Polygon(p) => p.centroid(),
+        }
+    }
+
+    /// The distance from the centroid to the nearest point of the boundary:
+    /// how far the shape can move in one step, in any direction, before a
+    /// thin obstacle could pass through its middle unseen. 0 for a segment,
+    /// which has no inside. Continuous collision uses it to decide which
+    /// bodies move fast enough to be swept.
+    pub fn inner_radius(&self) -> Real {
+        match self {
+            Shape::Circle(c) => c.radius,
+            Shape::Capsule(c) => c.radius,
+            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
+            Shape::Ellipse(e) => e.rx.min(e.ry),
+            Shape::Polygon(p) => {
+                let c = p.centroid();
+                let offsets = p.vertices().iter().zip(p.normals()).map(|(v, n)| n.dot(&(v - c)));
+                offsets.fold(Real::INFINITY, Real::min).max(0.0) + p.radius()
+            }
         }
     }
 

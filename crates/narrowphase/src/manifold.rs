@@ -13,8 +13,8 @@ use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
 
 use crate::general::collide_general;
 use crate::pairs::{
-    BoxView, SegmentView, box_manifold, collide_boxes, collide_circle_polygon, collide_circles,
-    collide_polygons, collide_segments,
+    BoxView, SegmentView, box_manifold, collide_boxes, collide_chain_segment, collide_circle_polygon,
+    collide_circles, collide_polygons, collide_segments,
 };
 use crate::poly_view::PolyView;
 
@@ -181,6 +181,11 @@ pub fn local_manifold(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loca
 /// manifolds are built in place rather than returned and copied.
 #[inline(always)]
 fn dispatch_other(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
+    match (a, b) {
+        (Shape::ChainSegment(chain), _) => return collide_chain_segment(chain, b, xf, margin),
+        (_, Shape::ChainSegment(_)) => return flip(b, a, xf, margin),
+        _ => {}
+    }
     if let (Some(seg_a), Some(seg_b)) = (SegmentView::local(a), SegmentView::placed(b, xf)) {
         return collide_segments(&seg_a, &seg_b, margin);
     }

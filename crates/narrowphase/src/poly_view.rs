@@ -30,7 +30,8 @@ impl PolyView {
         match shape {
             Shape::Polygon(p) => p.vertices().len() <= MAX_SAT_VERTICES,
             Shape::Capsule(_) | Shape::Segment(_) => true,
-            Shape::Circle(_) | Shape::Ellipse(_) => false,
+            // A chain segment is one-sided: it has its own pair function.
+            Shape::Circle(_) | Shape::Ellipse(_) | Shape::ChainSegment(_) => false,
         }
     }
 
@@ -54,7 +55,7 @@ impl PolyView {
             Shape::Polygon(p) => view.set_polygon(p, place, turn),
             Shape::Capsule(c) => view.set_segment(place(c.a), place(c.b), c.radius),
             Shape::Segment(s) => view.set_segment(place(s.a), place(s.b), 0.0),
-            Shape::Circle(_) | Shape::Ellipse(_) => {}
+            Shape::Circle(_) | Shape::Ellipse(_) | Shape::ChainSegment(_) => {}
         }
         view
     }

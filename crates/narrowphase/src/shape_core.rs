@@ -30,6 +30,7 @@ impl<'a> Core<'a> {
             Shape::Circle(c) => (Core::Point(Point::origin()), c.radius),
             Shape::Capsule(c) => (Core::Segment(c.a, c.b), c.radius),
             Shape::Segment(s) => (Core::Segment(s.a, s.b), 0.0),
+            Shape::ChainSegment(c) => (Core::Segment(c.segment.a, c.segment.b), 0.0),
             Shape::Polygon(p) => (Core::Polygon(p), p.radius()),
             Shape::Ellipse(e) => (Core::Ellipse(e), 0.0),
         }

@@ -23,6 +23,7 @@ pub const TOI_TOLERANCE: Real = 0.02 * LINEAR_SLOP;
 
 /// Linear and angular velocity of a shape: it moves as
 /// `translation + linear·t` and turns about its local origin as `angle + angular·t`.
+/// To sweep a shape about another point (a body's centre of mass), use a [`Sweep`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Velocity {
     /// Metres per second.
@@ -104,27 +105,115 @@ pub fn time_of_impact_within(
     max_t: Real,
     target: Real,
 ) -> Option<Toi> {
+    let (sa, sb) = (Sweep::from_velocity(pa, va), Sweep::from_velocity(pb, vb));
+    time_of_impact_of_sweeps(a, &sa, b, &sb, max_t, target)
+}
+
+/// A shape's motion: the point it turns about (its centre of mass, for a
+/// body) goes in a straight line from `c0` at time 0 to `c1` at time 1,
+/// while the shape turns by `angle` about it, both at uniform rates. Times
+/// past 1 continue the motion.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sweep {
+    /// The point the shape turns about, in the shape's frame.
+    pub local_center: Point,
+    /// Where that point is at time 0 (world frame).
+    pub c0: Point,
+    /// Where it is at time 1.
+    pub c1: Point,
+    /// The shape's rotation at time 0.
+    pub q0: Rotation,
+    /// How far it turns from time 0 to time 1, radians, counter-clockwise.
+    pub angle: Real,
+}
+
+impl Sweep {
+    /// The motion from `pose0` to `pose1` turning about `local_center`, the
+    /// short way round (by less than half a turn).
+    pub fn between(pose0: &Isometry, pose1: &Isometry, local_center: Point) -> Self {
+        let turn = pose1.rotation * pose0.rotation.inverse();
+        Self {
+            local_center,
+            c0: pose0 * local_center,
+            c1: pose1 * local_center,
+            q0: pose0.rotation,
+            angle: lamina_geometry::trig::atan2(turn.im, turn.re),
+        }
+    }
+
+    /// A shape that stays at `pose`.
+    pub fn still(pose: &Isometry) -> Self {
+        let c: Point = pose.translation.vector.into();
+        Self { local_center: Point::origin(), c0: c, c1: c, q0: pose.rotation, angle: 0.0 }
+    }
+
+    /// A shape at `pose` moving with `v` (turning about its local origin), in
+    /// units of time in which `v` is given.
+    pub fn from_velocity(pose: &Isometry, v: &Velocity) -> Self {
+        let c0: Point = pose.translation.vector.into();
+        Self { local_center: Point::origin(), c0, c1: c0 + v.linear, q0: pose.rotation, angle: v.angular }
+    }
+
+    /// The sweep of a part fixed at `local` in the swept frame (a collider on
+    /// a body): it turns about the same point, by the same angle.
+    pub fn attached(&self, local: &Isometry) -> Self {
+        Self {
+            local_center: local.inverse_transform_point(&self.local_center),
+            c0: self.c0,
+            c1: self.c1,
+            q0: self.q0 * local.rotation,
+            angle: self.angle,
+        }
+    }
+
+    /// The shape's pose at time `t`.
+    pub fn pose_at(&self, t: Real) -> Isometry {
+        let (sin, cos) = lamina_geometry::trig::sin_cos(self.angle * t);
+        let q = Rotation::from_cos_sin_unchecked(cos, sin) * self.q0;
+        let c = self.c0 + (self.c1 - self.c0) * t;
+        Isometry::from_parts((c - q * self.local_center.coords).coords.into(), q)
+    }
+
+    /// True when every number is finite.
+    fn is_finite(&self) -> bool {
+        [self.local_center.x, self.local_center.y, self.c0.x, self.c0.y, self.c1.x, self.c1.y]
+            .into_iter()
+            .chain([self.q0.re, self.q0.im, self.angle])
+            .all(Real::is_finite)
+    }
+}
+
+/// The first time in `[0, max_t]` at which shape A moving along `sa` and
+/// shape B moving along `sb` come within `target` metres of each other.
+///
+/// Each shape turns about its sweep's centre, so a body's shapes are swept
+/// about its centre of mass as the solver moves them; no point of a shape is
+/// farther from that centre than its bounding radius plus the centre's
+/// distance from the shape's origin, which bounds how fast the turning can
+/// close the gap.
+pub fn time_of_impact_of_sweeps(
+    a: &Shape,
+    sa: &Sweep,
+    b: &Shape,
+    sb: &Sweep,
+    max_t: Real,
+    target: Real,
+) -> Option<Toi> {
     if !(max_t >= 0.0 && max_t.is_finite() && target.is_finite()) {
         return None;
     }
-    // Non-finite poses or velocities have no meaningful sweep (and would only
-    // run the loop to its cap on NaNs).
-    let finite_pose = |p: &Isometry| {
-        let (t, r) = (p.translation.vector, p.rotation);
-        t.x.is_finite() && t.y.is_finite() && r.re.is_finite() && r.im.is_finite()
-    };
-    let finite_velocity =
-        |v: &Velocity| v.linear.x.is_finite() && v.linear.y.is_finite() && v.angular.is_finite();
-    if !(finite_pose(pa) && finite_pose(pb) && finite_velocity(va) && finite_velocity(vb)) {
+    // Non-finite motions have no meaningful sweep (and would only run the
+    // loop to its cap on NaNs).
+    if !(sa.is_finite() && sb.is_finite()) {
         return None;
     }
     let target = target.max(0.0);
-    let spin_bound =
-        va.angular.abs() * a.local_bounding_radius() + vb.angular.abs() * b.local_bounding_radius();
-    let relative = vb.linear - va.linear;
+    let reach = |shape: &Shape, s: &Sweep| shape.local_bounding_radius() + s.local_center.coords.norm();
+    let spin_bound = sa.angle.abs() * reach(a, sa) + sb.angle.abs() * reach(b, sb);
+    let relative = (sb.c1 - sb.c0) - (sa.c1 - sa.c0);
     let mut t: Real = 0.0;
     for iteration in 0..TOI_MAX_ITERATIONS {
-        let (qa, qb) = (va.advance(pa, t), vb.advance(pb, t));
+        let (qa, qb) = (sa.pose_at(t), sb.pose_at(t));
         let s = CorePair::new(a, &qa, b, &qb).separation();
         let normal = qa.rotation * s.normal;
         let gap = s.distance - target;
@@ -144,7 +233,7 @@ pub fn time_of_impact_within(
             return None;
         }
     }
-    let (qa, qb) = (va.advance(pa, t), vb.advance(pb, t));
+    let (qa, qb) = (sa.pose_at(t), sb.pose_at(t));
     let s = CorePair::new(a, &qa, b, &qb).separation();
     Some(Toi {
         time: t,

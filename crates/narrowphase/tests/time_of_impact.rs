@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use lamina_geometry::{Isometry, Real, Shape, Vec2};
-use lamina_narrowphase::{ToiStatus, Velocity, cast_shape, time_of_impact};
+use lamina_narrowphase::{Sweep, ToiStatus, Velocity, cast_shape, time_of_impact, time_of_impact_of_sweeps};
 use proptest::prelude::*;
 
 /// REFERENCE_VALUES.md, narrowphase: the segment (2,−1)–(2,1) swept by (−2,0)
@@ -125,6 +125,45 @@ proptest! {
             }
             (None, None) => {}
             // A grazing touch can fall between samples: the sweep's answer must be a real touch.
+            (Some(toi), None) => prop_assert!(distance_at(toi.time as f64) < 2e-3 || toi.status == ToiStatus::MaxIterations),
+            (None, Some(t)) => prop_assert!(false, "missed the touch at {}", t),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A polygon swept between two poses, turning about a centre far from its
+    /// origin (a body's centre of mass), meets a still one no later than a fine
+    /// sampling of the same motion says, and the sweep passes through both poses.
+    #[test]
+    fn sweeps_about_a_centre_meet_no_later_than_sampling_says(
+        a in polygon(6, 1.0), b in polygon(6, 0.6), cx in -2.0..2.0f64, cy in -2.0..2.0f64,
+        turn in -2.5..2.5f64, dx in -6.0..-2.0f64, dy in -1.0..1.0f64, angle0 in -3.0..3.0f64
+    ) {
+        let still = Isometry::rotation(0.2);
+        let center = p(cx as Real, cy as Real);
+        let pose0 = Isometry::new(Vec2::new(5.0, 0.5), angle0 as Real);
+        let pose1 = Isometry::new(Vec2::new(5.0 + dx as Real, 0.5 + dy as Real), (angle0 + turn) as Real);
+        let sweep = Sweep::between(&pose0, &pose1, center);
+        let end = sweep.pose_at(1.0);
+        prop_assert!((end.translation.vector - pose1.translation.vector).norm() < 1e-4);
+        prop_assert!((end.rotation.angle_to(&pose1.rotation)).abs() < 1e-4);
+        // The centre moves in a straight line: sampled half way, it is the midpoint.
+        let mid = sweep.pose_at(0.5) * center;
+        prop_assert!((mid - nalgebra::center(&(pose0 * center), &(pose1 * center))).norm() < 1e-4);
+
+        let distance_at = |t: f64| {
+            polygon_distance(&world_vertices(&b, &still), &world_vertices(&a, &sweep.pose_at(t as Real)))
+        };
+        prop_assume!(distance_at(0.0) > 0.05);
+        let samples = 4000;
+        let first_touch = (0..=samples).map(|i| i as f64 / samples as f64).find(|&t| distance_at(t) <= 1e-9);
+        let toi = time_of_impact_of_sweeps(&b, &Sweep::still(&still), &a, &sweep, 1.0, 0.0);
+        match (toi, first_touch) {
+            (Some(toi), Some(t)) => prop_assert!((toi.time as f64) <= t + 1e-6, "toi {} after the touch at {}", toi.time, t),
+            (None, None) => {}
             (Some(toi), None) => prop_assert!(distance_at(toi.time as f64) < 2e-3 || toi.status == ToiStatus::MaxIterations),
             (None, Some(t)) => prop_assert!(false, "missed the touch at {}", t),
         }

@@ -195,11 +195,14 @@ impl ContactBundle {
             };
         }
 
-        // Two pressing points are solved as one 2×2 problem where the block is
-        // well conditioned; the other lanes (and block failures) fall back to
-        // one point after the other.
+        // Two points both pressing, or both still apart, are solved as one 2×2
+        // problem where the block is well conditioned (their scales agree);
+        // the other lanes (and block failures) fall back to one point after
+        // the other. Solving a fast body's two speculative points together
+        // stops it square: one after the other, the first point's impulse
+        // would set it spinning before the second is seen.
         let mut sequential = self.used;
-        let block_lanes = self.has_block & !(terms[0].3 | terms[1].3);
+        let block_lanes = self.has_block & !(terms[0].3 ^ terms[1].3);
         if block_lanes.any() {
             let (p1, p2) = (&self.points[0], &self.points[1]);
             let x_old = [p1.normal_impulse, p2.normal_impulse];

@@ -2,7 +2,7 @@
 //! containment written from the shapes' definitions, not from the crate's code.
 #![allow(dead_code)]
 
-use lamina_geometry::{Point, Real, Shape, Vec2};
+use lamina_geometry::{ChainSegment, Point, Real, Shape, Vec2};
 use proptest::prelude::*;
 
 pub const TAU: f64 = std::f64::consts::TAU;
@@ -26,7 +26,9 @@ pub fn boundary_samples(shape: &Shape, n: usize) -> Vec<Point> {
                 p(e.rx * a.cos() as Real, e.ry * a.sin() as Real)
             })
             .collect(),
-        Shape::Segment(s) => (0..=n).map(|i| s.a + (s.b - s.a) * (i as Real / n as Real)).collect(),
+        Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+            (0..=n).map(|i| s.a + (s.b - s.a) * (i as Real / n as Real)).collect()
+        }
         Shape::Capsule(c) => {
             // Points at distance r from the core in every direction from every core sample.
             let mut out = Vec::new();
@@ -109,7 +111,9 @@ pub fn inside_ccw(vertices: &[Point], q: &Point) -> bool {
 pub fn oracle_distance(shape: &Shape, q: &Point) -> Real {
     match shape {
         Shape::Circle(c) => (q.coords.norm() - c.radius).max(0.0),
-        Shape::Segment(s) => segment_distance(&s.a, &s.b, q),
+        Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+            segment_distance(&s.a, &s.b, q)
+        }
         Shape::Capsule(c) => (segment_distance(&c.a, &c.b, q) - c.radius).max(0.0),
         Shape::Polygon(poly) => (core_polygon_distance(poly.vertices(), q) - poly.radius()).max(0.0),
         Shape::Ellipse(e) => {
@@ -132,7 +136,9 @@ pub fn oracle_distance(shape: &Shape, q: &Point) -> Real {
 pub fn oracle_boundary_distance(shape: &Shape, q: &Point) -> Real {
     match shape {
         Shape::Circle(c) => (q.coords.norm() - c.radius).abs(),
-        Shape::Segment(s) => segment_distance(&s.a, &s.b, q),
+        Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+            segment_distance(&s.a, &s.b, q)
+        }
         Shape::Capsule(c) => (segment_distance(&c.a, &c.b, q) - c.radius).abs(),
         Shape::Polygon(poly) => {
             let v = poly.vertices();
@@ -153,7 +159,7 @@ pub fn oracle_boundary_distance(shape: &Shape, q: &Point) -> Real {
 pub fn oracle_contains(shape: &Shape, q: &Point) -> bool {
     match shape {
         Shape::Ellipse(e) => (q.x / e.rx).powi(2) + (q.y / e.ry).powi(2) <= 1.0,
-        Shape::Segment(_) => false,
+        Shape::Segment(_) | Shape::ChainSegment(_) => false,
         _ => oracle_distance(shape, q) == 0.0,
     }
 }

@@ -1,6 +1,7 @@
 //! Dedicated pair functions, one file per pair of shape kinds.
 
 mod boxes;
+mod chain;
 mod circles;
 mod polygon_circle;
 mod polygons;
@@ -8,6 +9,7 @@ mod segments;
 
 pub(crate) use boxes::box_manifold;
 pub use boxes::{BoxView, collide_boxes};
+pub use chain::collide_chain_segment;
 pub use circles::collide_circles;
 pub use polygon_circle::collide_circle_polygon;
 pub use polygons::{ClipFeatures, clip_features, collide_polygons};
