@@ -21,13 +21,13 @@ pub use lamina_narrowphase as query;
 pub mod prelude {
     pub use lamina_broadphase::{BroadPhaseError, PairEvent, SweepAndPrune};
     pub use lamina_dynamics::{
-        Body, BodyDesc, BodyKey, BodyKind, Collider, ColliderDesc, ColliderKey, CollisionFilter, Contact,
-        ContactEvent, Joint, JointDesc, JointKey, JointKind, JointMotion, MixRule, QueryFilter, SensorEvent,
-        StepProfile, World, WorldError, WorldRayHit, WorldSettings, WorldShapeHit,
+        Body, BodyDesc, BodyKey, BodyKind, Chain, ChainDesc, ChainKey, Collider, ColliderDesc, ColliderKey,
+        CollisionFilter, Contact, ContactEvent, Joint, JointDesc, JointKey, JointKind, JointMotion, MixRule,
+        QueryFilter, SensorEvent, StepProfile, World, WorldError, WorldRayHit, WorldSettings, WorldShapeHit,
     };
     pub use lamina_geometry::{
-        Aabb, Capsule, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection, Polygon, Ray,
-        RayHit, Real, Rotation, Segment, Shape, ShapeError, SupportMap, Vec2,
+        Aabb, Capsule, ChainSegment, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection,
+        Polygon, Ray, RayHit, Real, Rotation, Segment, Shape, ShapeError, SupportMap, Vec2,
     };
 }
 

@@ -10,7 +10,7 @@
 
 use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
-use lamina_geometry::{Point, Real, Vec2};
+use lamina_geometry::{Point, Real, Shape, Vec2};
 use lamina_narrowphase::{FeatureId, contact_manifold, intersects};
 use rayon::prelude::*;
 
@@ -190,6 +190,10 @@ impl World {
     pub(crate) fn create_contact(&mut self, a: ColliderKey, b: ColliderKey) {
         let (Some(ca), Some(cb)) = (self.colliders.get(a), self.colliders.get(b)) else { return };
         if ca.body == cb.body || !ca.filter.should_collide(&cb.filter) || (ca.sensor && cb.sensor) {
+            return;
+        }
+        // Chain segments have no inside: two of them never touch.
+        if matches!((&ca.shape, &cb.shape), (Shape::ChainSegment(_), Shape::ChainSegment(_))) {
             return;
         }
         let (kind_a, kind_b) = (self.bodies[ca.body].kind, self.bodies[cb.body].kind);

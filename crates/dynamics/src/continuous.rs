@@ -35,6 +35,10 @@ pub(crate) const FAST_FRACTION: Real = 0.5;
 /// this fraction of its inner radius about its centroid.
 const CORE_FRACTION: Real = 0.25;
 
+/// The least a body touching something at the start of its sweep may sink
+/// before the sweep stops it, metres: well above the solver's resting overlap.
+const SINK_ALLOWANCE: Real = 4.0 * LINEAR_SLOP;
+
 /// Which bodies a sweep stops at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SweepTargets {
@@ -79,6 +83,9 @@ impl World {
             let _ = self.broad_phase.query_with(&path, |other_key| {
                 let other = &self.colliders[other_key];
                 let Some(other_sweep) = self.target_sweep(key, c, other, &path, targets, dt) else { return };
+                if crosses_no_chain(other, &other_sweep, c, &part, body.min_extent) {
+                    return;
+                }
                 if let Some(t) = first_touch(other, &other_sweep, c, &part, fraction) {
                     fraction = t;
                 }
@@ -128,6 +135,24 @@ impl World {
     }
 }
 
+/// True when `other` is a chain segment that the sweep of `c` (along `part`)
+/// need not stop at: the shape's centroid starts behind the one-sided
+/// segment, or moves mostly along it and ends well in front (sliding fast over
+/// terrain). As in Box2D, this keeps fast bodies from pausing on chains.
+fn crosses_no_chain(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, min_extent: Real) -> bool {
+    let Shape::ChainSegment(chain) = &other.shape else { return false };
+    let pose = target.pose_at(0.0);
+    let (p1, p2) = (pose * chain.segment.a, pose * chain.segment.b);
+    let Some(edge) = lamina_geometry::math::try_normalize(&(p2 - p1)) else { return false };
+    let centroid = c.shape.centroid();
+    let (c1, c2) = (part.pose_at(0.0) * centroid, part.pose_at(1.0) * centroid);
+    // Signed distance on the solid side of the segment's line.
+    let side = |q: lamina_geometry::Point| lamina_geometry::math::cross(&(q - p1), &edge);
+    let (s1, s2) = (side(c1), side(c2));
+    let core = CORE_FRACTION * min_extent;
+    s1 < 0.0 || (s1 - s2 < core && s2 > core)
+}
+
 /// The first time before `limit` at which collider `c` moving along `part`
 /// comes within the linear slop of collider `other` moving along `target`,
 /// or `None`.
@@ -136,14 +161,31 @@ fn first_touch(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, lim
     if toi.status != ToiStatus::Initial {
         return (0.0 < toi.time && toi.time < limit).then_some(toi.time);
     }
-    // Touching from the start (sliding on the ground, resting in a pile):
-    // stop only if the shape's middle would cross.
-    let radius = CORE_FRACTION * c.shape.inner_radius();
-    if radius <= 0.0 {
-        return None;
+    // Touching from the start (sliding on the ground, resting in a pile): a
+    // sweep to the first touch would stop the body where it is. Stop it only
+    // if it would sink deeper than it starts by more than a quarter of its
+    // inner radius (a spinning body whose far end swings into a wall the
+    // contact does not yet cover), or if its middle would cross.
+    let inner = c.shape.inner_radius();
+    let start = toi.normal.dot(&(toi.point_b - toi.point_a));
+    let allowance = (CORE_FRACTION * inner).max(SINK_ALLOWANCE);
+    let deeper = time_of_impact_of_sweeps(&other.shape, target, &c.shape, part, limit, start - allowance)
+        .filter(|t| t.status == ToiStatus::Hit && 0.0 < t.time)
+        .map(|t| t.time);
+    let radius = CORE_FRACTION * inner;
+    let crossed = (radius > 0.0)
+        .then(|| {
+            let core = Shape::circle(radius);
+            let core_sweep =
+                part.attached(&Isometry::translation(c.shape.centroid().x, c.shape.centroid().y));
+            time_of_impact_of_sweeps(&other.shape, target, &core, &core_sweep, limit, LINEAR_SLOP)
+        })
+        .flatten()
+        .filter(|t| t.status == ToiStatus::Hit && 0.0 < t.time)
+        .map(|t| t.time);
+    match (deeper, crossed) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
-    let core = Shape::circle(radius);
-    let core_sweep = part.attached(&Isometry::translation(c.shape.centroid().x, c.shape.centroid().y));
-    let toi = time_of_impact_of_sweeps(&other.shape, target, &core, &core_sweep, limit, LINEAR_SLOP)?;
-    (toi.status == ToiStatus::Hit && 0.0 < toi.time && toi.time < limit).then_some(toi.time)
+    .filter(|&t| t < limit)
 }

@@ -60,6 +60,26 @@ pub enum WorldError {
         /// The time step given, in seconds.
         dt: Real,
     },
+    /// The chain was removed (or never belonged to this world).
+    StaleChain(crate::ChainKey),
+    /// A chain needs at least two points, a loop three.
+    TooFewChainPoints {
+        /// The points given.
+        count: usize,
+        /// The points needed.
+        needed: usize,
+    },
+    /// A chain point is not finite or repeats the point before it.
+    InvalidChainPoint {
+        /// Its index in the chain's points.
+        index: usize,
+        /// Its x coordinate.
+        x: Real,
+        /// Its y coordinate.
+        y: Real,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// A query's ray, box, point, pose, velocity or reach is not finite or
     /// out of range.
     InvalidQuery {
@@ -101,6 +121,15 @@ impl fmt::Display for WorldError {
             }
             WorldError::InvalidTimeStep { dt } => {
                 write!(f, "time step must be finite and greater than 0 s, got {dt}")
+            }
+            WorldError::StaleChain(k) => {
+                write!(f, "chain {k:?} is not in this world (removed, or from another world)")
+            }
+            WorldError::TooFewChainPoints { count, needed } => {
+                write!(f, "a chain needs at least {needed} points, got {count}")
+            }
+            WorldError::InvalidChainPoint { index, x, y, reason } => {
+                write!(f, "chain point {index} ({x}, {y}) {reason}")
             }
             WorldError::InvalidQuery { name, value } => write!(f, "query {name} is out of range: {value}"),
         }

@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod body;
+mod chain;
 mod collider;
 mod contact;
 mod continuous;
@@ -45,6 +46,7 @@ mod step;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyKind};
+pub use chain::{Chain, ChainDesc};
 pub use collider::{Collider, ColliderDesc, CollisionFilter, MAX_COEFFICIENT};
 pub use contact::{Contact, ContactEvent, ContactPointState, SensorEvent};
 pub use error::WorldError;
@@ -64,4 +66,7 @@ slotmap::new_key_type! {
     /// A handle to a joint of a [`World`]; stays valid until the joint or one
     /// of its bodies is removed.
     pub struct JointKey;
+    /// A handle to a chain of a [`World`]; stays valid until the chain or its
+    /// body is removed.
+    pub struct ChainKey;
 }

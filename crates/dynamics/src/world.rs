@@ -8,6 +8,7 @@ use lamina_geometry::{Isometry, Real, Vec2};
 use slotmap::SlotMap;
 
 use crate::body::{Body, BodyDesc, BodyKind};
+use crate::chain::Chain;
 use crate::collider::{Collider, ColliderDesc};
 use crate::contact::{Contact, ContactEvent, NarrowPhase, SensorEvent};
 use crate::finalize::FinishedBody;
@@ -15,7 +16,7 @@ use crate::island::Islands;
 use crate::joint::Joint;
 use crate::profile::StepProfile;
 use crate::solver::Solver;
-use crate::{BodyKey, ColliderKey, ContactKey, JointKey, WorldError, WorldSettings};
+use crate::{BodyKey, ChainKey, ColliderKey, ContactKey, JointKey, WorldError, WorldSettings};
 
 /// A 2D physics world: bodies with colliders, stepped by [`World::step`].
 pub struct World {
@@ -24,6 +25,7 @@ pub struct World {
     pub(crate) colliders: SlotMap<ColliderKey, Collider>,
     pub(crate) broad_phase: SweepAndPrune<ColliderKey>,
     pub(crate) joints: SlotMap<JointKey, Joint>,
+    pub(crate) chains: SlotMap<ChainKey, Chain>,
     /// A joint was handed out by `joint_mut` since the last step.
     pub(crate) joint_changes_pending: bool,
     /// A body was added, given a collider, moved or handed out by `body_mut`
@@ -69,6 +71,7 @@ impl World {
             colliders: SlotMap::with_key(),
             broad_phase,
             joints: SlotMap::with_key(),
+            chains: SlotMap::with_key(),
             joint_changes_pending: false,
             body_changes_pending: false,
             contacts: SlotMap::with_key(),
@@ -179,6 +182,7 @@ impl World {
         for c in colliders {
             self.detach_collider(c);
         }
+        self.forget_chains_of(key);
         self.islands.remove_body(&mut self.bodies, key);
         self.bodies.remove(key);
         true

@@ -28,6 +28,13 @@ pub(crate) const COLOR_COUNT: usize = 24;
 /// The overflow colour: constraints that found no free colour, solved on one thread.
 pub(crate) const OVERFLOW: usize = COLOR_COUNT - 1;
 
+/// Constraints between two movable bodies take colours below this one;
+/// constraints with an immovable body search from the top down, as in Box2D
+/// v3. Colours are solved in order, so a wall's or the ground's contacts come
+/// last in every pass and have the last word: a body squeezed against a wall
+/// by a pile (or a paddle) is pushed out of the wall rather than into it.
+const MOVABLE_COLOR_COUNT: usize = COLOR_COUNT - 4;
+
 /// One kind of constraint sorted by colour.
 #[derive(Default)]
 pub(crate) struct ColorOrder {
@@ -111,21 +118,26 @@ impl ConstraintGraph {
     }
 
     /// The first colour free for both bodies, marking them taken; the overflow
-    /// colour when none is.
+    /// colour when none is. Constraints with an immovable body search the
+    /// colours from the top down (see [`MOVABLE_COLOR_COUNT`]).
     fn first_free_color(&mut self, a: u32, b: u32) -> usize {
-        let taken = |bits: &[u64], i: u32| i != NO_INDEX && bits[(i / 64) as usize] & (1 << (i % 64)) != 0;
-        for color in 0..OVERFLOW {
+        let immovable = a == NO_INDEX || b == NO_INDEX;
+        let (low, high) = if immovable { (1, OVERFLOW) } else { (0, MOVABLE_COLOR_COUNT) };
+        let mut pick = |color: usize| {
             let bits = &mut self.bits[color];
-            if taken(bits, a) || taken(bits, b) {
-                continue;
+            let taken = |i: u32| i != NO_INDEX && bits[(i / 64) as usize] & (1 << (i % 64)) != 0;
+            if taken(a) || taken(b) {
+                return false;
             }
             for i in [a, b] {
                 if i != NO_INDEX {
                     bits[(i / 64) as usize] |= 1 << (i % 64);
                 }
             }
-            return color;
-        }
-        OVERFLOW
+            true
+        };
+        let found =
+            if immovable { (low..high).rev().find(|&c| pick(c)) } else { (low..high).find(|&c| pick(c)) };
+        found.unwrap_or(OVERFLOW)
     }
 }
