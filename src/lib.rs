@@ -22,8 +22,9 @@ pub mod prelude {
     pub use lamina_broadphase::{BroadPhaseError, PairEvent, SweepAndPrune};
     pub use lamina_dynamics::{
         Body, BodyDesc, BodyKey, BodyKind, Chain, ChainDesc, ChainKey, Collider, ColliderDesc, ColliderKey,
-        CollisionFilter, Contact, ContactEvent, Joint, JointDesc, JointKey, JointKind, JointMotion, MixRule,
-        QueryFilter, SensorEvent, StepProfile, World, WorldError, WorldRayHit, WorldSettings, WorldShapeHit,
+        CollisionFilter, Contact, ContactEvent, ContactHitEvent, Joint, JointDesc, JointKey, JointKind,
+        JointMotion, MixRule, QueryFilter, SensorEvent, StepProfile, World, WorldError, WorldRayHit,
+        WorldSettings, WorldShapeHit,
     };
     pub use lamina_geometry::{
         Aabb, Capsule, ChainSegment, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection,

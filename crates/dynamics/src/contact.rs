@@ -128,6 +128,24 @@ pub enum ContactEvent {
     },
 }
 
+/// Two colliders began touching at speed: Box2D's hit event. Reported for
+/// contacts whose surfaces approached faster than
+/// [`WorldSettings::hit_event_threshold`](crate::WorldSettings::hit_event_threshold)
+/// when they began touching, for impact sounds, damage and particles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactHitEvent {
+    /// The first collider.
+    pub a: ColliderKey,
+    /// The second collider.
+    pub b: ColliderKey,
+    /// Where they touched (the contact's first point), world frame.
+    pub point: Point,
+    /// The contact normal, from `a` to `b`.
+    pub normal: Vec2,
+    /// How fast the surfaces approached along the normal, m/s (positive).
+    pub approach_speed: Real,
+}
+
 /// A change of a sensor's overlap with another collider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SensorEvent {
@@ -352,6 +370,9 @@ impl World {
             if c.touching != was_touching {
                 let (a, b, sensor, touching) = (c.collider_a, c.collider_b, c.sensor, c.touching);
                 self.report_touching(a, b, sensor, touching);
+                if touching && !sensor {
+                    self.report_hit(key);
+                }
             }
         }
         for &key in &to_wake {
@@ -398,6 +419,28 @@ impl World {
         }
         c.carry_impulses(&mut points, settings.enable_warm_starting);
         Collision::Manifold(m.normal, points)
+    }
+
+    /// Records a hit event for contact `key`, which just began touching, if its
+    /// surfaces approach faster than the threshold.
+    fn report_hit(&mut self, key: ContactKey) {
+        let c = &self.contacts[key];
+        let Some(first) = c.points.first() else { return };
+        let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+        let velocity_at = |b: &crate::Body, p: &Point| {
+            let r = p - b.center;
+            b.linear_velocity + Vec2::new(-r.y, r.x) * b.angular_velocity
+        };
+        let approach_speed = -c.normal.dot(&(velocity_at(bb, &first.point) - velocity_at(ba, &first.point)));
+        if approach_speed > self.settings.hit_event_threshold {
+            self.hit_events.push(ContactHitEvent {
+                a: c.collider_a,
+                b: c.collider_b,
+                point: first.point,
+                normal: c.normal,
+                approach_speed,
+            });
+        }
     }
 
     /// Records that the pair `a`, `b` began (`touching`) or stopped touching: a

@@ -48,7 +48,7 @@ mod world;
 pub use body::{Body, BodyDesc, BodyKind};
 pub use chain::{Chain, ChainDesc};
 pub use collider::{Collider, ColliderDesc, CollisionFilter, MAX_COEFFICIENT};
-pub use contact::{Contact, ContactEvent, ContactPointState, SensorEvent};
+pub use contact::{Contact, ContactEvent, ContactHitEvent, ContactPointState, SensorEvent};
 pub use error::WorldError;
 pub use joint::{Joint, JointDesc, JointKind, JointMotion, Motor, Spring};
 pub use profile::StepProfile;

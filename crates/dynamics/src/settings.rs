@@ -86,6 +86,15 @@ pub struct WorldSettings {
     pub restitution_mixing: MixRule,
     /// Speed limit, m/s, a safety net against numerical blow-ups. Default 400.
     pub max_linear_speed: Real,
+    /// Contacts that begin touching with the surfaces approaching faster
+    /// than this, m/s, are reported as hit events. Default 1 (as in Box2D);
+    /// infinity reports none.
+    pub hit_event_threshold: Real,
+    /// Keep contact, sensor and hit events from step to step until
+    /// [`World::clear_events`](crate::World::clear_events) is called, so that
+    /// a frame of several fixed steps loses none. Default false: each step
+    /// starts with no events.
+    pub keep_events: bool,
 }
 
 impl Default for WorldSettings {
@@ -108,6 +117,8 @@ impl Default for WorldSettings {
             friction_mixing: MixRule::GeometricMean,
             restitution_mixing: MixRule::Max,
             max_linear_speed: 400.0,
+            hit_event_threshold: 1.0,
+            keep_events: false,
         }
     }
 }
@@ -139,6 +150,11 @@ impl WorldSettings {
         check("speculative_distance", self.speculative_distance, non_negative(self.speculative_distance))?;
         check("sleep_linear_velocity", self.sleep_linear_velocity, non_negative(self.sleep_linear_velocity))?;
         check("time_to_sleep", self.time_to_sleep, non_negative(self.time_to_sleep))?;
+        check(
+            "hit_event_threshold",
+            self.hit_event_threshold,
+            !self.hit_event_threshold.is_nan() && self.hit_event_threshold >= 0.0,
+        )?;
         check(
             "max_linear_speed",
             self.max_linear_speed,

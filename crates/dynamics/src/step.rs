@@ -17,8 +17,9 @@ impl World {
             return Err(WorldError::InvalidTimeStep { dt });
         }
         let start = Instant::now();
-        self.contact_events.clear();
-        self.sensor_events.clear();
+        if !self.settings.keep_events {
+            self.clear_events();
+        }
         // Bodies are looked over only when something may have changed them.
         let bodies_changed = std::mem::take(&mut self.body_changes_pending);
         if bodies_changed {

@@ -10,7 +10,7 @@ use slotmap::SlotMap;
 use crate::body::{Body, BodyDesc, BodyKind};
 use crate::chain::Chain;
 use crate::collider::{Collider, ColliderDesc};
-use crate::contact::{Contact, ContactEvent, NarrowPhase, SensorEvent};
+use crate::contact::{Contact, ContactEvent, ContactHitEvent, NarrowPhase, SensorEvent};
 use crate::finalize::FinishedBody;
 use crate::island::Islands;
 use crate::joint::Joint;
@@ -38,6 +38,7 @@ pub struct World {
     pub(crate) islands: Islands,
     pub(crate) contact_events: Vec<ContactEvent>,
     pub(crate) sensor_events: Vec<SensorEvent>,
+    pub(crate) hit_events: Vec<ContactHitEvent>,
     pub(crate) profile: StepProfile,
     /// Each subsystem's buffers, reused from step to step so that a warm step
     /// allocates nothing.
@@ -79,6 +80,7 @@ impl World {
             islands: Islands::default(),
             contact_events: Vec::new(),
             sensor_events: Vec::new(),
+            hit_events: Vec::new(),
             profile: StepProfile::default(),
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
@@ -350,15 +352,33 @@ impl World {
         self.contact_of_pair.get(&key).and_then(|&k| self.contacts.get(k))
     }
 
-    /// Contacts that began or ended touching during the last step, in a
-    /// deterministic order.
+    /// Contacts that began or ended touching during the last step (or, with
+    /// [`WorldSettings::keep_events`], since the last [`World::clear_events`]),
+    /// in a deterministic order.
     pub fn contact_events(&self) -> &[ContactEvent] {
         &self.contact_events
     }
 
-    /// Sensor overlaps that began or ended during the last step.
+    /// Sensor overlaps that began or ended during the last step (or since the
+    /// last [`World::clear_events`]).
     pub fn sensor_events(&self) -> &[SensorEvent] {
         &self.sensor_events
+    }
+
+    /// Contacts that began touching faster than
+    /// [`WorldSettings::hit_event_threshold`] during the last step (or since
+    /// the last [`World::clear_events`]).
+    pub fn hit_events(&self) -> &[ContactHitEvent] {
+        &self.hit_events
+    }
+
+    /// Forgets every event reported so far. With
+    /// [`WorldSettings::keep_events`] set, call it once the events of a frame
+    /// (of however many steps) have been read.
+    pub fn clear_events(&mut self) {
+        self.contact_events.clear();
+        self.sensor_events.clear();
+        self.hit_events.clear();
     }
 
     /// Counters and timings of the last step.

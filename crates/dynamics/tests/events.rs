@@ -79,3 +79,67 @@ fn removing_a_touching_body_reports_the_end() {
     assert!(w.contact_events().iter().any(|e| matches!(e, ContactEvent::End { .. })));
     assert_eq!(w.contacts().count(), 0);
 }
+
+/// A ball dropped from 2.5 m above the ground lands at √(2gh) = √50 m/s:
+/// one hit event at that speed (less the last step's fall, which the
+/// speculative contact catches before touching), with the contact's point
+/// and normal.
+#[test]
+fn a_falling_ball_reports_one_hit_at_its_landing_speed() {
+    let mut w = World::new(WorldSettings { enable_sleep: false, ..WorldSettings::default() });
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(10.0, 1.0))).unwrap();
+    let ball = w.add_body(BodyDesc::dynamic().translation(0.0, 3.0));
+    w.add_collider(ball, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+    let mut hits = Vec::new();
+    for _ in 0..120 {
+        w.step(DT).unwrap();
+        hits.extend_from_slice(w.hit_events());
+    }
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    let expected = (2.0 * 10.0 * 2.5 as Real).sqrt();
+    let h = hits[0];
+    assert!((h.approach_speed - expected).abs() < 0.25, "approach {} vs {expected}", h.approach_speed);
+    assert!(h.point.y.abs() < 0.05, "hit at {:?}", h.point);
+    assert!((h.normal.y.abs() - 1.0).abs() < 1e-4);
+
+    // Above the threshold only: a ball set down gently reports none.
+    let mut w = World::new(WorldSettings { hit_event_threshold: 8.0, ..WorldSettings::default() });
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(10.0, 1.0))).unwrap();
+    let ball = w.add_body(BodyDesc::dynamic().translation(0.0, 3.0));
+    w.add_collider(ball, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+    for _ in 0..120 {
+        w.step(DT).unwrap();
+        assert!(w.hit_events().is_empty(), "a 7 m/s landing passed an 8 m/s threshold");
+    }
+}
+
+/// With `keep_events`, the events of a rendered frame of four fixed steps
+/// stay until cleared: read once a frame, they are every event of every
+/// step. Without it, a frame's reading sees only its last step's.
+#[test]
+fn kept_events_last_until_cleared() {
+    // Events read every `read_every` steps, with or without keeping them.
+    let count = |keep: bool, read_every: usize| {
+        let mut w =
+            World::new(WorldSettings { keep_events: keep, enable_sleep: false, ..WorldSettings::default() });
+        let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+        w.add_collider(ground, ColliderDesc::new(Shape::rectangle(10.0, 1.0))).unwrap();
+        let ball = w.add_body(BodyDesc::dynamic().translation(0.0, 3.0));
+        w.add_collider(ball, ColliderDesc::new(Shape::circle(0.5)).restitution(0.8)).unwrap();
+        let mut seen = 0;
+        for step in 1..=240 {
+            w.step(DT).unwrap();
+            if step % read_every == 0 {
+                seen += w.contact_events().len();
+                w.clear_events();
+            }
+        }
+        seen
+    };
+    let every_step = count(false, 1);
+    assert!(every_step >= 4, "the bouncing ball began and ended touching only {every_step} times");
+    assert_eq!(count(true, 4), every_step, "kept events lost some of a frame's");
+    assert!(count(false, 4) < every_step, "per-step events read once a frame lost none");
+}
