@@ -16,6 +16,9 @@
 //! minimum and median nanoseconds per ray, and the answers are checked
 //! against each other (same collider hit, same distance to 1e-3).
 
+// `Real` is `f32` here, but the casts keep the program right under the `f64` feature too.
+#![allow(clippy::unnecessary_cast)]
+
 use std::time::Instant;
 
 use lamina::prelude::*;
