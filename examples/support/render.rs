@@ -83,7 +83,7 @@ pub fn draw_world(pixmap: &mut Pixmap, camera: &Camera, world: &World, highlight
         let pose = body.position() * collider.local_pose();
         let style = style_of(body, highlight.contains(&collider.body()));
         let Some(path) = shape_path(collider.shape(), &pose, camera) else { continue };
-        if !matches!(collider.shape(), Shape::Segment(_)) {
+        if !matches!(collider.shape(), Shape::Segment(_) | Shape::ChainSegment(_)) {
             paint.set_color(style.fill);
             pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
         }
@@ -112,7 +112,7 @@ fn shape_path(shape: &Shape, pose: &Isometry, camera: &Camera) -> Option<tiny_sk
             let (x, y) = camera.map(&(pose * Point::origin()));
             pb.push_circle(x, y, (single(c.radius) * camera.pixels_per_metre).max(0.5));
         }
-        Shape::Segment(s) => {
+        Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
             let ((x0, y0), (x1, y1)) = (camera.map(&(pose * s.a)), camera.map(&(pose * s.b)));
             pb.move_to(x0, y0);
             pb.line_to(x1, y1);
@@ -140,6 +140,32 @@ fn polygon(pb: &mut PathBuilder, mut points: impl Iterator<Item = (f32, f32)>) {
             pb.line_to(x, y);
         }
         pb.close();
+    }
+}
+
+/// A line from `a` to `b` (world points) of colour `(r, g, b)`, drawn over
+/// the world: a ray, a lidar beam, a path.
+#[derive(Clone, Copy, Debug)]
+pub struct Line {
+    pub a: Point,
+    pub b: Point,
+    pub color: (u8, u8, u8),
+}
+
+/// Draws `lines` over whatever `pixmap` holds.
+pub fn draw_lines(pixmap: &mut Pixmap, camera: &Camera, lines: &[Line]) {
+    let stroke = Stroke { width: 1.0, line_cap: LineCap::Round, ..Stroke::default() };
+    // Without anti-aliasing a frame keeps few colours, and its GIF stays small.
+    let mut paint = Paint { anti_alias: false, ..Paint::default() };
+    for line in lines {
+        let ((x0, y0), (x1, y1)) = (camera.map(&line.a), camera.map(&line.b));
+        let mut pb = PathBuilder::new();
+        pb.move_to(x0, y0);
+        pb.line_to(x1, y1);
+        if let Some(path) = pb.finish() {
+            paint.set_color(rgb(line.color.0, line.color.1, line.color.2));
+            pixmap.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
+        }
     }
 }
 
@@ -196,12 +222,18 @@ impl GifRecorder {
     /// Hands over the world's current state: every `every`-th call (the first
     /// included) becomes a frame.
     pub fn observe(&mut self, world: &World) -> Result<(), String> {
+        self.observe_with_lines(world, &[])
+    }
+
+    /// [`GifRecorder::observe`], with `lines` drawn over the world.
+    pub fn observe_with_lines(&mut self, world: &World, lines: &[Line]) -> Result<(), String> {
         let keep = self.seen % self.every == 0;
         self.seen += 1;
         if !keep {
             return Ok(());
         }
         draw_world(&mut self.pixmap, &self.camera, world, &self.highlight);
+        draw_lines(&mut self.pixmap, &self.camera, lines);
         // The background is opaque, so premultiplied RGBA is plain RGBA.
         self.rgba.clear();
         self.rgba.extend_from_slice(self.pixmap.data());
