@@ -190,6 +190,8 @@ impl World {
     /// Turns the broad phase's pair events into new and destroyed contacts.
     pub(crate) fn update_pairs(&mut self) {
         let mut events = std::mem::take(&mut self.narrow.pair_events);
+        // The immovable index makes no pairs; this keeps its regions in order.
+        self.immovable_index.update_pairs(&mut events);
         self.broad_phase.update_pairs(&mut events);
         for event in &events {
             match *event {

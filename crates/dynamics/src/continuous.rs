@@ -80,7 +80,13 @@ impl World {
             // Within the linear slop of the path counts as met.
             let path = path.loosened(LINEAR_SLOP);
             let part = sweep.attached(&c.local_pose);
-            let _ = self.broad_phase.query_with(&path, |other_key| {
+            // Fixed and kinematic colliders have an index of their own, so that
+            // the first pass never scans the crowd of dynamic ones around it.
+            let index = match targets {
+                SweepTargets::Immovable => &self.immovable_index,
+                SweepTargets::AllButBullets => &self.broad_phase,
+            };
+            let _ = index.query_with(&path, |other_key| {
                 let other = &self.colliders[other_key];
                 let Some(other_sweep) = self.target_sweep(key, c, other, &path, targets, dt) else { return };
                 if crosses_no_chain(other, &other_sweep, c, &part, body.min_extent) {

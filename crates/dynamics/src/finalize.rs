@@ -19,7 +19,7 @@ impl World {
     pub(crate) fn refresh_bounds(&mut self, key: crate::BodyKey, first: Option<FirstBounds>) {
         let b = &mut self.bodies[key];
         b.bounds_stale = false;
-        let pose = b.pose;
+        let (pose, immovable) = (b.pose, b.kind != crate::BodyKind::Dynamic);
         let margin = self.settings.speculative_distance;
         for (n, &ck) in b.colliders.iter().enumerate() {
             let c = &mut self.colliders[ck];
@@ -33,6 +33,9 @@ impl World {
                 _ => c.aabb = contact_bounds(c, &pose, margin),
             }
             let _ = self.broad_phase.update(ck, c.aabb);
+            if immovable {
+                let _ = self.immovable_index.update(ck, c.aabb);
+            }
         }
     }
 

@@ -18,12 +18,20 @@ use crate::profile::StepProfile;
 use crate::solver::Solver;
 use crate::{BodyKey, ChainKey, ColliderKey, ContactKey, JointKey, WorldError, WorldSettings};
 
+/// The pair filter of the immovable index's proxies: they pair with nothing,
+/// so its `update_pairs` only keeps its regions in order.
+const NO_PAIRS: lamina_broadphase::PairFilter = lamina_broadphase::PairFilter { category: 0, mask: 0 };
+
 /// A 2D physics world: bodies with colliders, stepped by [`World::step`].
 pub struct World {
     pub(crate) settings: WorldSettings,
     pub(crate) bodies: SlotMap<BodyKey, Body>,
     pub(crate) colliders: SlotMap<ColliderKey, Collider>,
     pub(crate) broad_phase: SweepAndPrune<ColliderKey>,
+    /// The colliders of fixed and kinematic bodies again, with the same
+    /// bounds, for continuous collision's sweeps against them alone. It never
+    /// makes pairs.
+    pub(crate) immovable_index: SweepAndPrune<ColliderKey>,
     pub(crate) joints: SlotMap<JointKey, Joint>,
     pub(crate) chains: SlotMap<ChainKey, Chain>,
     /// A joint was handed out by `joint_mut` since the last step.
@@ -66,11 +74,13 @@ impl World {
 
     fn build(settings: WorldSettings) -> Self {
         let broad_phase = SweepAndPrune::with_margin(AABB_MARGIN).unwrap_or_else(|_| SweepAndPrune::new());
+        let immovable_index = broad_phase.clone();
         Self {
             settings,
             bodies: SlotMap::with_key(),
             colliders: SlotMap::with_key(),
             broad_phase,
+            immovable_index,
             joints: SlotMap::with_key(),
             chains: SlotMap::with_key(),
             joint_changes_pending: false,
@@ -151,6 +161,9 @@ impl World {
             self.colliders.remove(key);
             return Err(WorldError::InvalidBodyProperty { name: "collider bounds", value: Real::NAN });
         }
+        if self.bodies[body].kind != BodyKind::Dynamic {
+            let _ = self.immovable_index.insert_filtered(key, aabb, NO_PAIRS);
+        }
         self.bodies[body].colliders.push(key);
         self.bodies[body].bounds_stale = true;
         self.body_changes_pending = true;
@@ -194,6 +207,7 @@ impl World {
     /// waking the bodies on the other side.
     fn detach_collider(&mut self, key: ColliderKey) {
         let _ = self.broad_phase.remove(key);
+        let _ = self.immovable_index.remove(key);
         self.destroy_contacts_of_collider(key);
         self.colliders.remove(key);
     }
@@ -326,9 +340,13 @@ impl World {
     /// Recomputes a collider's tight bounds from its body's pose and updates the broad phase.
     pub(crate) fn refresh_collider_bounds(&mut self, key: ColliderKey) {
         let Some(c) = self.colliders.get_mut(key) else { return };
-        let pose = self.bodies[c.body].pose * c.local_pose;
+        let body = &self.bodies[c.body];
+        let pose = body.pose * c.local_pose;
         c.aabb = c.shape.aabb(&pose);
         let _ = self.broad_phase.update(key, c.aabb);
+        if body.kind != BodyKind::Dynamic {
+            let _ = self.immovable_index.update(key, c.aabb);
+        }
     }
 
     /// The collider, or `None` for a stale key.

@@ -7,6 +7,8 @@
 //! centres, touching cores), which stay with GJK and EPA.
 //!
 //! - Point and point: the line of centres.
+//! - Point or segment against a segment (circles, capsules, segments): the
+//!   closest points of the cores, apart; crossing cores go to EPA.
 //! - Point and polygon: the edge the point lies farthest in front of; inside the
 //!   core, the push-out is through that edge; outside, the nearest point of the
 //!   boundary, found edge by edge (the polygon has at most
@@ -24,6 +26,42 @@ use crate::pair::Separation;
 use crate::pairs::BoxView;
 use crate::poly_view::{MAX_SAT_VERTICES, PolyView};
 use crate::separating_axis::max_separation;
+
+/// A rounded segment `a`–`b` (radius `ra`) and a rounded point `q` (radius
+/// `rb`), all in A's frame: the closest point of the segment to `q`. With the
+/// segment as B, pass it second and [`point_segment`] flips the normal.
+#[inline]
+pub(crate) fn segment_point(a: &Point, b: &Point, ra: Real, q: &Point, rb: Real) -> Option<Separation> {
+    let e = b - a;
+    let ee = e.norm_squared();
+    let t = if ee > 0.0 { ((q - a).dot(&e) / ee).clamp(0.0, 1.0) } else { 0.0 };
+    point_point(&(a + e * t), ra, q, rb)
+}
+
+/// A rounded point `p` (radius `ra`) and a rounded segment `a`–`b` (radius
+/// `rb`), all in A's frame.
+#[inline]
+pub(crate) fn point_segment(p: &Point, ra: Real, a: &Point, b: &Point, rb: Real) -> Option<Separation> {
+    let s = segment_point(a, b, rb, p, ra)?;
+    Some(Separation { distance: s.distance, normal: -s.normal, point_a: s.point_b, point_b: s.point_a })
+}
+
+/// Two rounded segments, both in A's frame: their closest points. Crossing
+/// cores have no closest points: `None` sends them to EPA.
+#[inline]
+pub(crate) fn segment_segment(a: [&Point; 2], ra: Real, b: [&Point; 2], rb: Real) -> Option<Separation> {
+    // Crossing cores: their closest points meet, and the depth is EPA's to find.
+    let side = |p: &Point, q: &Point, r: &Point| lamina_geometry::math::cross(&(q - p), &(r - p));
+    let (s1, s2) = (side(a[0], a[1], b[0]), side(a[0], a[1], b[1]));
+    let (s3, s4) = (side(b[0], b[1], a[0]), side(b[0], b[1], a[1]));
+    if s1 * s2 <= 0.0 && s3 * s4 <= 0.0 {
+        return None;
+    }
+    let (s, t) = crate::segment_distance::segment_closest_parameters(a[0], a[1], b[0], b[1]);
+    let p = a[0] + (a[1] - a[0]) * s;
+    let q = b[0] + (b[1] - b[0]) * t;
+    point_point(&p, ra, &q, rb)
+}
 
 /// True for a usable distance to divide by: positive and finite (not NaN).
 #[inline(always)]

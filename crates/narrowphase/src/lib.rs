@@ -37,7 +37,7 @@ pub mod simplex;
 pub mod toi;
 
 pub use manifold::{ContactPoint, FeatureId, Manifold, contact_manifold};
-pub use query::{Distance, Penetration, distance, intersects, penetration};
+pub use query::{Distance, Penetration, distance, intersects, penetration, signed_distance};
 pub use toi::{
     Sweep, Toi, ToiStatus, Velocity, cast_shape, time_of_impact, time_of_impact_of_sweeps,
     time_of_impact_within,

@@ -69,6 +69,13 @@ impl<'a> CorePair<'a> {
         let (ra, rb, xf) = (self.radius_a, self.radius_b, &self.xf);
         match (&self.a, &self.b) {
             (Core::Point(p), Core::Point(q)) => closed_form::point_point(p, ra, &(xf * q), rb),
+            (Core::Segment(a, b), Core::Point(q)) => closed_form::segment_point(a, b, ra, &(xf * q), rb),
+            (Core::Point(p), Core::Segment(a, b)) => {
+                closed_form::point_segment(p, ra, &(xf * a), &(xf * b), rb)
+            }
+            (Core::Segment(a, b), Core::Segment(c, d)) => {
+                closed_form::segment_segment([a, b], ra, [&(xf * c), &(xf * d)], rb)
+            }
             (Core::Polygon(p), Core::Point(q)) if closed_form::is_small(p) => {
                 closed_form::polygon_point(p, ra, &(xf * q), rb)
             }

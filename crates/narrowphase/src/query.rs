@@ -70,6 +70,12 @@ pub fn penetration(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry) -> Option
     })
 }
 
+/// The signed distance of two shapes: their distance apart, or minus their
+/// penetration depth when they overlap.
+pub fn signed_distance(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry) -> Real {
+    CorePair::new(a, pa, b, pb).separation().distance
+}
+
 /// The signed distance of two shapes (negative: minus the penetration depth)
 /// and the normal from A to B (world frame), by GJK and EPA alone: the general
 /// path that the closed forms of [`distance`] and [`penetration`] stand in for,
