@@ -11,7 +11,7 @@
 use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
 use lamina_geometry::{Point, Real, Shape, Vec2};
-use lamina_narrowphase::{FeatureId, contact_manifold, intersects};
+use lamina_narrowphase::{FeatureId, contact_manifold_continuing, intersects};
 use rayon::prelude::*;
 
 use crate::body::BodyKind;
@@ -406,7 +406,14 @@ impl World {
         // Points within the speculative distance let the solver stop an
         // approach before the shapes overlap; faster approaches are caught by
         // continuous collision (`continuous.rs`).
-        let m = contact_manifold(&ca.shape, &pose_a, &cb.shape, &pose_b, settings.speculative_distance);
+        let m = contact_manifold_continuing(
+            &ca.shape,
+            &pose_a,
+            &cb.shape,
+            &pose_b,
+            settings.speculative_distance,
+            c.touching,
+        );
         let mut points = ArrayVec::new();
         for p in &m.points {
             points.push(ContactPointState {

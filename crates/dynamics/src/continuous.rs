@@ -21,7 +21,7 @@
 //! shapes that start behind them or move along them without crossing.
 
 use lamina_geometry::tolerance::LINEAR_SLOP;
-use lamina_geometry::{Aabb, Isometry, Real, Shape};
+use lamina_geometry::{Aabb, Isometry, Real, Shape, Vec2};
 use lamina_narrowphase::{Sweep, ToiStatus, time_of_impact_of_sweeps};
 
 use crate::{Body, BodyKey, BodyKind, Collider, World};
@@ -38,6 +38,23 @@ const CORE_FRACTION: Real = 0.25;
 /// The least a body touching something at the start of its sweep may sink
 /// before the sweep stops it, metres: well above the solver's resting overlap.
 const SINK_ALLOWANCE: Real = 4.0 * LINEAR_SLOP;
+
+/// Where a sweep stops a body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Stop {
+    /// The fraction of the step the body keeps, in `[0, 1]`.
+    pub fraction: Real,
+    /// For a body already pressed against a fixed collider that would sink
+    /// into it: the collider's normal there (towards the body). Its approach
+    /// speed along it is taken away, so that the crowd pressing it does not
+    /// carry it in on the next step either.
+    pub pressed: Option<Vec2>,
+}
+
+impl Stop {
+    /// The whole step: nothing in the way.
+    pub(crate) const NONE: Stop = Stop { fraction: 1.0, pressed: None };
+}
 
 /// Which bodies a sweep stops at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,16 +77,16 @@ impl World {
     /// The earliest fraction of the step at which body `key`, moving along
     /// `sweep` (about its centre of mass, from its start pose at 0 to its end
     /// pose at 1), comes within the linear slop of a collider of `targets`
-    /// that it collides with; 1 when it meets none.
+    /// that it collides with ([`Stop::NONE`] when it meets none).
     pub(crate) fn sweep_fraction(
         &self,
         key: BodyKey,
         sweep: &Sweep,
         targets: SweepTargets,
         dt: Real,
-    ) -> Real {
+    ) -> Stop {
         let body = &self.bodies[key];
-        let mut fraction: Real = 1.0;
+        let mut stop = Stop::NONE;
         let (start, end) = (sweep.pose_at(0.0), sweep.pose_at(1.0));
         for &ck in &body.colliders {
             let c = &self.colliders[ck];
@@ -92,12 +109,12 @@ impl World {
                 if crosses_no_chain(other, &other_sweep, c, &part, body.min_extent) {
                     return;
                 }
-                if let Some(t) = first_touch(other, &other_sweep, c, &part, fraction) {
-                    fraction = t;
+                if let Some(t) = first_touch(other, &other_sweep, c, &part, stop.fraction) {
+                    stop = t;
                 }
             });
         }
-        fraction
+        stop
     }
 
     /// How collider `other` moves over the step, if the sweep of `c` (of body
@@ -155,29 +172,41 @@ fn crosses_no_chain(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep
     // Signed distance on the solid side of the segment's line.
     let side = |q: lamina_geometry::Point| lamina_geometry::math::cross(&(q - p1), &edge);
     let (s1, s2) = (side(c1), side(c2));
+    if s1 < 0.0 {
+        return true;
+    }
     let core = CORE_FRACTION * min_extent;
-    s1 < 0.0 || (s1 - s2 < core && s2 > core)
+    if !(s1 - s2 < core && s2 > core) {
+        return false;
+    }
+    // The middle slides along; the shape must not sink either (a spinning
+    // capsule swings its far end into the wall while its middle stays put).
+    let depth = |t: Real| {
+        lamina_narrowphase::signed_distance(&other.shape, &target.pose_at(t), &c.shape, &part.pose_at(t))
+    };
+    let allowance = (CORE_FRACTION * c.shape.inner_radius()).max(SINK_ALLOWANCE);
+    depth(1.0) >= depth(0.0).min(0.0) - allowance
 }
 
 /// The first time before `limit` at which collider `c` moving along `part`
 /// comes within the linear slop of collider `other` moving along `target`,
 /// or `None`.
-fn first_touch(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, limit: Real) -> Option<Real> {
+fn first_touch(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, limit: Real) -> Option<Stop> {
     let toi = time_of_impact_of_sweeps(&other.shape, target, &c.shape, part, limit, LINEAR_SLOP)?;
     if toi.status != ToiStatus::Initial {
-        return (0.0 < toi.time && toi.time < limit).then_some(toi.time);
+        return (0.0 < toi.time && toi.time < limit).then_some(Stop { fraction: toi.time, pressed: None });
     }
     // Touching from the start (sliding on the ground, resting in a pile): a
     // sweep to the first touch would stop the body where it is. Stop it only
     // if it would sink deeper than it starts by more than a quarter of its
     // inner radius (a spinning body whose far end swings into a wall the
-    // contact does not yet cover), or if its middle would cross.
+    // contact does not yet cover, or one a crowd presses in), or if its
+    // middle would cross.
     let inner = c.shape.inner_radius();
     let start = toi.normal.dot(&(toi.point_b - toi.point_a));
     let allowance = (CORE_FRACTION * inner).max(SINK_ALLOWANCE);
     let deeper = time_of_impact_of_sweeps(&other.shape, target, &c.shape, part, limit, start - allowance)
-        .filter(|t| t.status == ToiStatus::Hit && 0.0 < t.time)
-        .map(|t| t.time);
+        .filter(|t| t.status == ToiStatus::Hit && 0.0 < t.time);
     let radius = CORE_FRACTION * inner;
     let crossed = (radius > 0.0)
         .then(|| {
@@ -187,11 +216,14 @@ fn first_touch(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, lim
             time_of_impact_of_sweeps(&other.shape, target, &core, &core_sweep, limit, LINEAR_SLOP)
         })
         .flatten()
-        .filter(|t| t.status == ToiStatus::Hit && 0.0 < t.time)
-        .map(|t| t.time);
-    match (deeper, crossed) {
-        (Some(a), Some(b)) => Some(a.min(b)),
+        .filter(|t| t.status == ToiStatus::Hit && 0.0 < t.time);
+    let first = match (deeper, crossed) {
+        (Some(a), Some(b)) => Some(if b.time < a.time { b } else { a }),
         (a, b) => a.or(b),
     }
-    .filter(|&t| t < limit)
+    .filter(|t| t.time < limit)?;
+    // Only a still target (a fixed body) can take the body's approach speed
+    // without giving it any of its own.
+    let still = target.c0 == target.c1 && target.angle == 0.0;
+    Some(Stop { fraction: first.time, pressed: still.then_some(first.normal) })
 }

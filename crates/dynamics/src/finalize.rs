@@ -84,9 +84,13 @@ impl World {
             let mut f = finish_body(b, &states[i], dt, sleep_speed);
             if continuous && f.fast && !b.bullet {
                 let sweep = Sweep::between(&b.pose, &f.pose, b.local_center);
-                let fraction = world.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
-                if fraction < 1.0 {
-                    f.move_to(&sweep.pose_at(fraction), b.local_center);
+                let stop = world.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
+                if stop.fraction < 1.0 {
+                    f.move_to(&sweep.pose_at(stop.fraction), b.local_center);
+                }
+                if let Some(normal) = stop.pressed {
+                    let approach = f.linear_velocity.dot(&normal).min(0.0);
+                    f.linear_velocity -= normal * approach;
                 }
             }
             f.first = world.first_bounds(b, &f);
@@ -134,7 +138,7 @@ impl World {
     fn sweep_bullets(&mut self, bullets: &mut [(BodyKey, Sweep, Real)], dt: Real) {
         let world = &*self;
         bullets.par_iter_mut().for_each(|(key, sweep, fraction)| {
-            *fraction = world.sweep_fraction(*key, sweep, SweepTargets::AllButBullets, dt);
+            *fraction = world.sweep_fraction(*key, sweep, SweepTargets::AllButBullets, dt).fraction;
         });
         for &(key, sweep, fraction) in bullets.iter() {
             if fraction < 1.0 {

@@ -13,8 +13,9 @@ use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
 
 use crate::general::collide_general;
 use crate::pairs::{
-    BoxView, SegmentView, box_manifold, collide_boxes, collide_chain_segment, collide_circle_polygon,
-    collide_circles, collide_polygons, collide_segments,
+    BoxView, SegmentView, box_manifold, collide_boxes, collide_chain_segment,
+    collide_chain_segment_continuing, collide_circle_polygon, collide_circles, collide_polygons,
+    collide_segments,
 };
 use crate::poly_view::PolyView;
 
@@ -165,6 +166,36 @@ pub fn contact_manifold(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, marg
     }
     let xf = pa.inv_mul(pb);
     dispatch_other(a, b, &xf, margin).placed(pa, &xf)
+}
+
+/// [`contact_manifold`] for a contact that persists from step to step:
+/// `was_touching` says whether the pair had points at the last step. Only
+/// one-sided chain segments use it (see
+/// [`collide_chain_segment_continuing`](crate::pairs::collide_chain_segment_continuing)):
+/// a shape that touched one and is pushed behind it is pushed back.
+pub fn contact_manifold_continuing(
+    a: &Shape,
+    pa: &Isometry,
+    b: &Shape,
+    pb: &Isometry,
+    margin: Real,
+    was_touching: bool,
+) -> Manifold {
+    let margin = sanitized(margin);
+    match (a, b) {
+        (Shape::ChainSegment(_), Shape::ChainSegment(_)) => Manifold::default(),
+        (Shape::ChainSegment(chain), _) => {
+            let xf = pa.inv_mul(pb);
+            collide_chain_segment_continuing(chain, b, &xf, margin, was_touching).placed(pa, &xf)
+        }
+        (_, Shape::ChainSegment(chain)) => {
+            let xf = pb.inv_mul(pa);
+            let local = collide_chain_segment_continuing(chain, a, &xf, margin, was_touching);
+            let inverse = xf.inverse();
+            local.flipped(&xf).placed(pa, &inverse)
+        }
+        _ => contact_manifold(a, pa, b, pb, margin),
+    }
 }
 
 /// [`contact_manifold`] in A's frame, with B placed by `xf` (B's frame to A's).

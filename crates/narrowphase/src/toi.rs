@@ -93,7 +93,8 @@ pub fn time_of_impact(
     time_of_impact_within(a, pa, va, b, pb, vb, max_t, 0.0)
 }
 
-/// [`time_of_impact`] for the first time the shapes come within `target` metres.
+/// [`time_of_impact`] for the first time the shapes come within `target`
+/// metres (or, for a negative `target`, first overlap by that much).
 #[allow(clippy::too_many_arguments)]
 pub fn time_of_impact_within(
     a: &Shape,
@@ -184,7 +185,8 @@ impl Sweep {
 }
 
 /// The first time in `[0, max_t]` at which shape A moving along `sa` and
-/// shape B moving along `sb` come within `target` metres of each other.
+/// shape B moving along `sb` come within `target` metres of each other (a
+/// negative `target` asks when they first overlap by that much).
 ///
 /// Each shape turns about its sweep's centre, so a body's shapes are swept
 /// about its centre of mass as the solver moves them; no point of a shape is
@@ -207,7 +209,6 @@ pub fn time_of_impact_of_sweeps(
     if !(sa.is_finite() && sb.is_finite()) {
         return None;
     }
-    let target = target.max(0.0);
     let reach = |shape: &Shape, s: &Sweep| shape.local_bounding_radius() + s.local_center.coords.norm();
     let spin_bound = sa.angle.abs() * reach(a, sa) + sb.angle.abs() * reach(b, sb);
     let relative = (sb.c1 - sb.c0) - (sa.c1 - sa.c0);

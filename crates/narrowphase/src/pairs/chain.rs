@@ -56,6 +56,21 @@ impl Corner {
 /// The manifold of chain segment A and shape B (placed in A's frame by `xf`),
 /// normal from A to B, points within `margin`. Two chain segments never touch.
 pub fn collide_chain_segment(chain: &ChainSegment, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
+    collide_chain_segment_continuing(chain, b, xf, margin, false)
+}
+
+/// [`collide_chain_segment`] for a pair that touched at the last step when
+/// `was_touching` is set: a shape pushed behind the segment while touching it
+/// (squeezed through by a crowd, say) is pushed back out along the segment's
+/// normal instead of being let through, as long as it still reaches the
+/// segment. A shape that arrives from behind never touched, and passes.
+pub fn collide_chain_segment_continuing(
+    chain: &ChainSegment,
+    b: &Shape,
+    xf: &Isometry,
+    margin: Real,
+    was_touching: bool,
+) -> LocalManifold {
     if matches!(b, Shape::ChainSegment(_)) {
         return LocalManifold::default();
     }
@@ -80,6 +95,9 @@ pub fn collide_chain_segment(chain: &ChainSegment, b: &Shape, xf: &Isometry, mar
         _ => true,
     };
     if behind1 && behind_corner(corner1, &p1) && behind_corner(corner2, &p2) {
+        if was_touching && !local_manifold(&Shape::Segment(chain.segment), b, xf, margin).points.is_empty() {
+            return face_manifold(&p1, &edge1, &p2, b, xf, margin);
+        }
         return LocalManifold::default();
     }
 

@@ -9,7 +9,7 @@ mod segments;
 
 pub(crate) use boxes::box_manifold;
 pub use boxes::{BoxView, collide_boxes};
-pub use chain::collide_chain_segment;
+pub use chain::{collide_chain_segment, collide_chain_segment_continuing};
 pub use circles::collide_circles;
 pub use polygon_circle::collide_circle_polygon;
 pub use polygons::{ClipFeatures, clip_features, collide_polygons};
