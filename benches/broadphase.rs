@@ -1,4 +1,4 @@
-//! Broad-phase benches: one simulation step (move a fraction of the proxies, then
+//! Broad-phase benches (and, at the end, the world's ray casts through it): one simulation step (move a fraction of the proxies, then
 //! report the pair events) of the incremental sweep-and-prune, against a full
 //! re-sort-and-sweep of every proxy and, where it finishes in reasonable time,
 //! the O(n²) loop. All three produce the same events from the same boxes.
@@ -245,5 +245,61 @@ fn broad_phase(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, broad_phase);
+/// World ray casts over 10,000 fixed boxes scattered over a 200 m square: the
+/// closest hit through the broad phase's ray walk (`World::cast_ray`), every
+/// hit (`World::cast_ray_all`), and the closest hit by brute force over every
+/// collider, 100 rays a sample (random origins and directions, reach 30 m).
+fn ray_casts(c: &mut Criterion) {
+    let mut seed = 0x00c0_ffee_u64;
+    let mut world = World::new(WorldSettings::default());
+    for _ in 0..10_000 {
+        let (x, y) = (unit_noise(&mut seed) * 200.0 - 100.0, unit_noise(&mut seed) * 200.0 - 100.0);
+        let size = 0.2 + 0.8 * unit_noise(&mut seed);
+        let body = world.add_body(BodyDesc::fixed().translation(x, y).angle(unit_noise(&mut seed) * 3.0));
+        world.add_collider(body, ColliderDesc::new(Shape::rectangle(size, 0.5 * size))).expect("valid box");
+    }
+    world.step(1.0 / 60.0).expect("valid step");
+    let rays: Vec<Ray> = (0..100)
+        .map(|_| {
+            let a = unit_noise(&mut seed) * std::f64::consts::TAU as Real;
+            let origin =
+                Point::new(unit_noise(&mut seed) * 200.0 - 100.0, unit_noise(&mut seed) * 200.0 - 100.0);
+            Ray::new(origin, Vec2::new(a.cos(), a.sin()))
+        })
+        .collect();
+    let filter = QueryFilter::default();
+    let mut group = c.benchmark_group("world ray casts/10k boxes/100 rays");
+    group.bench_function("closest hit", |b| {
+        b.iter(|| rays.iter().filter_map(|r| world.cast_ray(black_box(r), 30.0, &filter)).count())
+    });
+    let mut hits = Vec::new();
+    group.bench_function("every hit", |b| {
+        b.iter(|| {
+            rays.iter()
+                .map(|r| {
+                    world.cast_ray_all(black_box(r), 30.0, &filter, &mut hits);
+                    hits.len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("closest hit, brute force", |b| {
+        b.iter(|| {
+            rays.iter()
+                .filter_map(|r| {
+                    world
+                        .colliders()
+                        .filter_map(|(_, c)| {
+                            let pose = world.body(c.body()).map(|b| b.position() * c.local_pose())?;
+                            c.shape().cast_ray(&pose, black_box(r), 30.0).map(|h| h.toi)
+                        })
+                        .reduce(Real::min)
+                })
+                .count()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, broad_phase, ray_casts);
 criterion_main!(benches);
