@@ -7,34 +7,9 @@
 use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 
-/// A small deterministic generator.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn unit(&mut self) -> Real {
-        (self.next() >> 40) as Real / (1u64 << 24) as Real
-    }
-
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.unit()
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// One of the given values, or a random one in `lo..hi`.
-    fn edge_or(&mut self, edges: &[Real], lo: Real, hi: Real) -> Real {
-        if self.unit() < 0.4 { edges[self.below(edges.len())] } else { self.range(lo, hi) }
-    }
-}
+use common::Rng;
 
 fn random_body(w: &mut World, rng: &mut Rng) -> BodyKey {
     let (x, y) = (rng.range(-5.0, 5.0), rng.range(0.0, 6.0));

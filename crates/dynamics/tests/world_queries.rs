@@ -8,29 +8,9 @@ use lamina_dynamics::{
 };
 use lamina_geometry::{Aabb, Isometry, Point, Ray, Real, Shape, Vec2};
 
-/// A small deterministic generator.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn unit(&mut self) -> Real {
-        (self.next() >> 40) as Real / (1u64 << 24) as Real
-    }
-
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.unit()
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::Rng;
 
 fn random_shape(rng: &mut Rng) -> Shape {
     let s = rng.range(0.1, 1.5);
