@@ -39,29 +39,17 @@ impl World {
         }
     }
 
-    /// Bodies added or moved since the last step get their bounds before the
-    /// broad phase runs.
-    /// Returns whether sleeping bodies with stale bounds remain (they are
-    /// refreshed once awake).
-    pub(crate) fn refresh_stale_bounds(&mut self) -> bool {
+    /// Bodies added or moved since the last step (asleep or not) get their
+    /// bounds before the broad phase runs: bounds hold a body where it is,
+    /// so they need not wait for it to wake.
+    pub(crate) fn refresh_stale_bounds(&mut self) {
         let mut stale = std::mem::take(&mut self.wake_scratch);
         stale.clear();
-        let mut asleep = false;
-        for (key, b) in self.bodies.iter() {
-            if b.bounds_stale {
-                // Fixed bodies never wake: their bounds are refreshed at once.
-                if b.awake || b.kind == crate::BodyKind::Fixed {
-                    stale.push(key);
-                } else {
-                    asleep = true;
-                }
-            }
-        }
+        stale.extend(self.bodies.iter().filter(|(_, b)| b.bounds_stale).map(|(key, _)| key));
         for &key in &stale {
             self.refresh_bounds(key, None);
         }
         self.wake_scratch = stale;
-        asleep
     }
 
     /// Writes the solver's motion back to the bodies, updates sleep timers,

@@ -27,7 +27,7 @@ impl World {
         }
         self.wake_changed_joints();
         if bodies_changed {
-            self.body_changes_pending = self.refresh_stale_bounds();
+            self.refresh_stale_bounds();
         }
 
         let t = Instant::now();

@@ -237,3 +237,65 @@ fn closed_form_separations_match_gjk_and_epa() {
     }
     assert!(apart_exact > 5_000, "{apart_exact}");
 }
+
+/// Regression: a circle in line with a capsule (or segment) beyond one of its
+/// ends got a point 0.5 m deep while 10 cm apart. Root cause: the circle pair
+/// took "no edge has the centre in front" to mean "inside the core"; a
+/// segment core's two side normals both read 0 for a centre on its line, so
+/// an end-on circle was pushed out sideways through the core. Only a polygon
+/// with area has an inside; a segment core now always takes its nearest point.
+#[test]
+fn a_circle_in_line_with_a_capsule_end_is_apart() {
+    let circle = Shape::circle(0.3);
+    for core_radius in [0.2, 0.0] {
+        let capsule = if core_radius > 0.0 {
+            Shape::capsule(p(-0.3, 0.0), p(0.3, 0.0), core_radius)
+        } else {
+            Shape::segment(p(-0.3, 0.0), p(0.3, 0.0))
+        };
+        let gap = 0.9 - 0.3 - 0.3 - core_radius;
+        for (pa, pb) in [
+            (Isometry::translation(25.0, 1.0), Isometry::translation(25.9, 1.0)),
+            (Isometry::translation(25.9, 1.0), Isometry::translation(25.0, 1.0)),
+            (
+                Isometry::translation(0.0, 0.0),
+                Isometry::new(Vec2::new(0.0, 0.9), std::f64::consts::FRAC_PI_2 as Real),
+            ),
+        ] {
+            for m in [
+                contact_manifold(&circle, &pa, &capsule, &pb, 0.5),
+                contact_manifold(&capsule, &pb, &circle, &pa, 0.5),
+            ] {
+                assert_eq!(m.points.len(), 1, "{capsule:?} at {pb:?}");
+                let s = m.points[0].separation;
+                assert!((s - gap).abs() < 1e-4, "separation {s}, the gap is {gap}");
+            }
+            assert!((distance(&circle, &pa, &capsule, &pb).distance - gap).abs() < 1e-4);
+        }
+    }
+}
+
+/// Regression: two capsules end to end in one line, 30 cm apart, got a point
+/// half a metre deep. Root cause: the segment pair searched only the cores'
+/// sides for a separating axis; along the line both sides read about 0, which
+/// it took for touching, and the clipper then found the incident end beyond
+/// the reference side and called it the deepest point. The cores' true
+/// distance now counts too, so end-on cores are apart.
+#[test]
+fn capsules_end_to_end_in_one_line_are_apart() {
+    let capsule = Shape::capsule(p(-0.25, 0.0), p(0.25, 0.0), 0.25);
+    for angle in [0.0, 0.8505, 2.0] {
+        let dir = Vec2::new((angle as Real).cos(), (angle as Real).sin());
+        let pa = Isometry::new(Vec2::new(29.7, 5.5), angle);
+        // Slightly turned, as two bodies of a pile are.
+        let pb = Isometry::new(Vec2::new(29.7, 5.5) + dir * 1.3, angle + 3e-4);
+        let gap = 1.3 - 0.5 - 0.5;
+        let m = contact_manifold(&capsule, &pa, &capsule, &pb, 0.5);
+        assert_eq!(m.points.len(), 1);
+        assert!((m.points[0].separation - gap).abs() < 1e-3, "separation {}", m.points[0].separation);
+        assert!(contact_manifold(&capsule, &pa, &capsule, &pb, 0.02).points.is_empty());
+        let segment = Shape::segment(p(-0.25, 0.0), p(0.25, 0.0));
+        let m = contact_manifold(&segment, &pa, &segment, &pb, 1.0);
+        assert!((m.points[0].separation - 0.8).abs() < 1e-3, "segments: {}", m.points[0].separation);
+    }
+}

@@ -23,7 +23,10 @@ pub fn collide_circle_polygon(a: &PolyView, b: &Circle, xf: &Isometry, margin: R
         return LocalManifold::default();
     }
 
-    let (core_point, normal, distance, feature) = if separation <= 0.0 {
+    // A segment core (a capsule's, a segment's) has no inside: its two edge
+    // normals both read 0 for a centre in line with it beyond an end, which
+    // is apart, not inside. Only a polygon with area has a centre inside.
+    let (core_point, normal, distance, feature) = if separation <= 0.0 && a.count > 2 {
         // Centre inside the core: push out through the nearest edge.
         let n = a.normals[edge];
         (c - n * separation, n, separation, edge)

@@ -92,12 +92,19 @@ impl SegmentView {
 pub fn collide_segments(a: &SegmentView, b: &SegmentView, margin: Real) -> LocalManifold {
     let (edge_a, separation_a) = a.max_separation(b);
     let (edge_b, separation_b) = b.max_separation(a);
-    if separation_a.max(separation_b) > margin + a.radius + b.radius {
+    // A segment's two sides are not all its axes: two segments end to end in
+    // one line are apart along their length while both sides read about 0.
+    // The cores' true distance covers that axis too (it is 0 for crossing
+    // cores, which the sides then settle).
+    let (s, t) = crate::segment_distance::segment_closest_parameters(&a.a, &a.b, &b.a, &b.b);
+    let core_distance = ((a.a + (a.b - a.a) * s) - (b.a + (b.b - b.a) * t)).norm();
+    if separation_a.max(separation_b).max(core_distance) > margin + a.radius + b.radius {
         return LocalManifold::default();
     }
     let flip = separation_b > separation_a + REFERENCE_HYSTERESIS;
     let (reference, incident, reference_edge, separation) =
         if flip { (b, a, edge_b, separation_b) } else { (a, b, edge_a, separation_a) };
+    let separation = separation.max(core_distance);
     let ref_e = reference.edge(reference_edge);
     let inc_e = incident.edge(incident.most_opposed_edge(&ref_e.normal));
     manifold_from_edges(&ref_e, &inc_e, separation, flip, margin, false)
