@@ -402,7 +402,7 @@ impl World {
         // Each collider's bounds hold its shape grown by the speculative
         // distance: bounds apart mean shapes farther apart than that, with no
         // contact point and no overlap. Most pairs the broad phase keeps (its
-        // fat boxes reach 10 cm further) end here, without a manifold.
+        // fat boxes reach 2 cm further) end here, without a manifold.
         if !ca.aabb.intersects(&cb.aabb) {
             return if c.sensor {
                 Collision::Sensor(false)

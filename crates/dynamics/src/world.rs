@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use lamina_broadphase::SweepAndPrune;
-use lamina_geometry::tolerance::AABB_MARGIN;
+use lamina_geometry::tolerance::WORLD_AABB_MARGIN;
 use lamina_geometry::{Isometry, Real, Vec2};
 use slotmap::SlotMap;
 
@@ -73,7 +73,8 @@ impl World {
     }
 
     fn build(settings: WorldSettings) -> Self {
-        let broad_phase = SweepAndPrune::with_margin(AABB_MARGIN).unwrap_or_else(|_| SweepAndPrune::new());
+        let broad_phase =
+            SweepAndPrune::with_margin(WORLD_AABB_MARGIN).unwrap_or_else(|_| SweepAndPrune::new());
         let immovable_index = broad_phase.clone();
         Self {
             settings,
@@ -315,7 +316,7 @@ impl World {
         // before anything moves, so that a refused pose changes nothing.
         for &c in &body.colliders {
             let collider = &self.colliders[c];
-            let fat = collider.shape.aabb(&(pose * collider.local_pose)).loosened(AABB_MARGIN);
+            let fat = collider.shape.aabb(&(pose * collider.local_pose)).loosened(WORLD_AABB_MARGIN);
             let corners = [fat.mins.x, fat.mins.y, fat.maxs.x, fat.maxs.y];
             if let Some(&v) = corners.iter().find(|v| !v.is_finite()) {
                 return Err(WorldError::InvalidBodyProperty {
