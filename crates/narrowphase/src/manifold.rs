@@ -171,7 +171,7 @@ pub fn contact_manifold(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, marg
 /// [`contact_manifold`] for a contact that persists from step to step:
 /// `was_touching` says whether the pair had points at the last step. Only
 /// one-sided chain segments use it (see
-/// [`collide_chain_segment_continuing`](crate::pairs::collide_chain_segment_continuing)):
+/// [`collide_chain_segment_continuing`]):
 /// a shape that touched one and is pushed behind it is pushed back.
 pub fn contact_manifold_continuing(
     a: &Shape,
