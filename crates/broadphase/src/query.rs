@@ -134,7 +134,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         }
         let Some(occupied) = self.grid.occupied() else { return Ok(()) };
         let world = self.grid.padded_cell_box(occupied.min).merged(&self.grid.padded_cell_box(occupied.max));
-        let Some((t_in, t_out)) = ray_interval(&world, ray, reach) else { return Ok(()) };
+        let Some((t_in, t_out)) = world.ray_interval(ray, reach) else { return Ok(()) };
         let step = self.grid.size() / PIECES_PER_REGION / ray.dir.norm();
         let pieces = ((t_out - t_in) / step).ceil();
         if !(step.is_finite() && step > 0.0 && pieces <= MAX_PIECES) {
@@ -198,27 +198,4 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             });
         });
     }
-}
-
-/// The parameters `[t_in, t_out]` within `[0, max_toi]` over which the ray is
-/// inside `aabb`, by the slab method; `None` if it never is.
-fn ray_interval(aabb: &Aabb, ray: &Ray, max_toi: Real) -> Option<(Real, Real)> {
-    let (mut lower, mut upper): (Real, Real) = (0.0, max_toi);
-    for axis in 0..2 {
-        let (o, d) = (ray.origin[axis], ray.dir[axis]);
-        let (lo, hi) = (aabb.mins[axis], aabb.maxs[axis]);
-        if d == 0.0 {
-            if o < lo || o > hi {
-                return None;
-            }
-            continue;
-        }
-        let (mut a, mut b) = ((lo - o) / d, (hi - o) / d);
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        lower = lower.max(a);
-        upper = upper.min(b);
-    }
-    (lower <= upper).then_some((lower, upper))
 }

@@ -221,8 +221,9 @@ pub struct Body {
     pub(crate) sleep_time: Real,
     /// Set by user changes to a sleeping body; the next step wakes its island.
     pub(crate) wake_requested: bool,
-    /// The colliders' bounds do not yet reach ahead by the body's motion (it
-    /// was just added, moved, or given a new velocity).
+    /// The colliders' bounds are not yet where the body is (it was just
+    /// given a collider, or the speculative distance changed); the next step
+    /// refreshes them.
     pub(crate) bounds_stale: bool,
     /// Index in the solver's body arrays during a step.
     pub(crate) solver_index: u32,
@@ -460,7 +461,8 @@ impl Body {
     }
 
     fn request_wake(&mut self) {
-        self.bounds_stale = true;
+        // A velocity, force or impulse changes no bounds (they hold the body
+        // where it is): only waking is needed.
         if !self.awake {
             self.wake_requested = true;
         }

@@ -191,7 +191,7 @@ impl World {
                 .restitution(desc.restitution)
                 .filter(desc.filter)
                 .user_data(desc.user_data);
-            match self.add_collider(body, collider) {
+            match self.attach_collider(body, collider) {
                 Ok(key) => colliders.push(key),
                 Err(e) => {
                     // Unreachable after the checks above; undo, to keep the world whole.
@@ -202,6 +202,9 @@ impl World {
                 }
             }
         }
+        // Segments have no mass, but the body's extents take them in; once,
+        // not once per segment.
+        self.update_mass(body);
         Ok(self.chains.insert(Chain { body, colliders, closed: desc.closed }))
     }
 

@@ -158,7 +158,8 @@ pub struct Collider {
     pub(crate) filter: CollisionFilter,
     pub(crate) sensor: bool,
     pub(crate) user_data: u64,
-    /// Tight world bounds at the body's current pose.
+    /// World bounds at the body's current pose, grown by the speculative
+    /// distance (from the first step after the collider was added or moved).
     pub(crate) aabb: Aabb,
 }
 
@@ -224,7 +225,9 @@ impl Collider {
         self.user_data
     }
 
-    /// Tight world bounds at the body's current pose.
+    /// World bounds at the body's current pose, grown by the speculative
+    /// distance (the reach of its contact points), as the broad phase sees
+    /// them; refreshed at the step after the collider was added or moved.
     pub fn aabb(&self) -> Aabb {
         self.aabb
     }

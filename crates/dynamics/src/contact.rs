@@ -447,11 +447,7 @@ impl World {
         let c = &self.contacts[key];
         let Some(first) = c.points.first() else { return };
         let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
-        let velocity_at = |b: &crate::Body, p: &Point| {
-            let r = p - b.center;
-            b.linear_velocity + Vec2::new(-r.y, r.x) * b.angular_velocity
-        };
-        let approach_speed = -c.normal.dot(&(velocity_at(bb, &first.point) - velocity_at(ba, &first.point)));
+        let approach_speed = -c.normal.dot(&(bb.velocity_at(&first.point) - ba.velocity_at(&first.point)));
         if approach_speed > self.settings.hit_event_threshold {
             self.hit_events.push(ContactHitEvent {
                 a: c.collider_a,

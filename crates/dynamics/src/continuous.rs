@@ -14,11 +14,13 @@
 //! It keeps its velocity; the next step's contact stops it. Bullets are swept
 //! against dynamic bodies too, after the others have moved.
 //!
-//! Two refinements keep sweeps from stopping bodies that are not tunnelling:
-//! a shape that starts the step touching something (a box sliding fast on the
-//! ground) is swept as a small disc about its centroid instead, which only
-//! stops it if its middle would cross; and one-sided chain segments ignore
-//! shapes that start behind them or move along them without crossing.
+//! Sweeps must not stop bodies that are not tunnelling. A shape that starts
+//! the step touching something (a box sliding fast on the ground, a body in
+//! a pile) is stopped only if it would sink a quarter of its inner radius
+//! deeper than it starts, or if a small disc about its centroid would touch
+//! (its middle would cross); pressed into a fixed collider that way, it also
+//! loses its approach speed there. One-sided chain segments are ignored by
+//! shapes that start behind them, or that slide along them without sinking.
 
 use lamina_geometry::tolerance::LINEAR_SLOP;
 use lamina_geometry::{Aabb, Isometry, Real, Shape, Vec2};
@@ -38,6 +40,13 @@ const CORE_FRACTION: Real = 0.25;
 /// The least a body touching something at the start of its sweep may sink
 /// before the sweep stops it, metres: well above the solver's resting overlap.
 const SINK_ALLOWANCE: Real = 4.0 * LINEAR_SLOP;
+
+/// How much deeper than it starts a shape touching something may sink in
+/// one sweep before the sweep stops it: a quarter of its inner radius, and
+/// never less than [`SINK_ALLOWANCE`].
+fn sink_allowance(shape: &Shape) -> Real {
+    (CORE_FRACTION * shape.inner_radius()).max(SINK_ALLOWANCE)
+}
 
 /// Where a sweep stops a body.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -143,7 +152,7 @@ impl World {
             (BodyKind::Kinematic, SweepTargets::Immovable) => Sweep {
                 local_center: ob.local_center,
                 c0: ob.center,
-                c1: ob.center + ob.linear_velocity * dt,
+                motion: ob.linear_velocity * dt,
                 q0: ob.pose.rotation,
                 angle: ob.angular_velocity * dt,
             },
@@ -184,8 +193,7 @@ fn crosses_no_chain(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep
     let depth = |t: Real| {
         lamina_narrowphase::signed_distance(&other.shape, &target.pose_at(t), &c.shape, &part.pose_at(t))
     };
-    let allowance = (CORE_FRACTION * c.shape.inner_radius()).max(SINK_ALLOWANCE);
-    depth(1.0) >= depth(0.0).min(0.0) - allowance
+    depth(1.0) >= depth(0.0).min(0.0) - sink_allowance(&c.shape)
 }
 
 /// The first time before `limit` at which collider `c` moving along `part`
@@ -202,12 +210,17 @@ fn first_touch(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, lim
     // inner radius (a spinning body whose far end swings into a wall the
     // contact does not yet cover, or one a crowd presses in), or if its
     // middle would cross.
-    let inner = c.shape.inner_radius();
     let start = toi.normal.dot(&(toi.point_b - toi.point_a));
-    let allowance = (CORE_FRACTION * inner).max(SINK_ALLOWANCE);
-    let deeper = time_of_impact_of_sweeps(&other.shape, target, &c.shape, part, limit, start - allowance)
-        .filter(|t| t.status == ToiStatus::Hit && 0.0 < t.time);
-    let radius = CORE_FRACTION * inner;
+    let deeper = time_of_impact_of_sweeps(
+        &other.shape,
+        target,
+        &c.shape,
+        part,
+        limit,
+        start - sink_allowance(&c.shape),
+    )
+    .filter(|t| t.status == ToiStatus::Hit && 0.0 < t.time);
+    let radius = CORE_FRACTION * c.shape.inner_radius();
     let crossed = (radius > 0.0)
         .then(|| {
             let core = Shape::circle(radius);
@@ -224,6 +237,5 @@ fn first_touch(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, lim
     .filter(|t| t.time < limit)?;
     // Only a still target (a fixed body) can take the body's approach speed
     // without giving it any of its own.
-    let still = target.c0 == target.c1 && target.angle == 0.0;
-    Some(Stop { fraction: first.time, pressed: still.then_some(first.normal) })
+    Some(Stop { fraction: first.time, pressed: target.is_still().then_some(first.normal) })
 }

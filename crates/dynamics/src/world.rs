@@ -109,7 +109,15 @@ impl World {
     /// Replaces the settings, or refuses them naming the first bad value.
     pub fn set_settings(&mut self, settings: WorldSettings) -> Result<(), WorldError> {
         settings.validate()?;
+        let reach_changed = settings.speculative_distance != self.settings.speculative_distance;
         self.settings = settings;
+        if reach_changed {
+            // Every collider's bounds reach out by the speculative distance.
+            for (_, b) in self.bodies.iter_mut() {
+                b.bounds_stale = true;
+            }
+            self.body_changes_pending = true;
+        }
         Ok(())
     }
 
@@ -152,6 +160,21 @@ impl World {
     /// Adds a collider to `body`, recomputing the body's mass. Refuses a stale
     /// body key or a bad shape or property, leaving the world unchanged.
     pub fn add_collider(&mut self, body: BodyKey, desc: ColliderDesc) -> Result<ColliderKey, WorldError> {
+        let key = self.attach_collider(body, desc)?;
+        self.update_mass(body);
+        // A body built asleep stays asleep while it is given its shapes; if a
+        // new shape overlaps something, that contact wakes it.
+        Ok(key)
+    }
+
+    /// [`World::add_collider`] without recomputing the body's mass, for
+    /// callers that add many colliders at once (a chain) and recompute it
+    /// once at the end.
+    pub(crate) fn attach_collider(
+        &mut self,
+        body: BodyKey,
+        desc: ColliderDesc,
+    ) -> Result<ColliderKey, WorldError> {
         desc.validate()?;
         let pose = self.bodies.get(body).ok_or(WorldError::StaleBody(body))?.pose;
         let collider = Collider::from_desc(body, desc, &pose);
@@ -168,9 +191,6 @@ impl World {
         self.bodies[body].colliders.push(key);
         self.bodies[body].bounds_stale = true;
         self.body_changes_pending = true;
-        self.update_mass(body);
-        // A body built asleep stays asleep while it is given its shapes; if a
-        // new shape overlaps something, that contact wakes it.
         Ok(key)
     }
 
@@ -214,7 +234,7 @@ impl World {
     }
 
     /// Sums the colliders' mass properties into the body.
-    fn update_mass(&mut self, key: BodyKey) {
+    pub(crate) fn update_mass(&mut self, key: BodyKey) {
         let Some(body) = self.bodies.get(key) else { return };
         let colliders = &self.colliders;
         let parts: Vec<_> = body
@@ -316,7 +336,8 @@ impl World {
         // before anything moves, so that a refused pose changes nothing.
         for &c in &body.colliders {
             let collider = &self.colliders[c];
-            let fat = collider.shape.aabb(&(pose * collider.local_pose)).loosened(WORLD_AABB_MARGIN);
+            let reach = self.settings.speculative_distance + WORLD_AABB_MARGIN;
+            let fat = collider.shape.aabb(&(pose * collider.local_pose)).loosened(reach);
             let corners = [fat.mins.x, fat.mins.y, fat.maxs.x, fat.maxs.y];
             if let Some(&v) = corners.iter().find(|v| !v.is_finite()) {
                 return Err(WorldError::InvalidBodyProperty {
@@ -326,28 +347,11 @@ impl World {
             }
         }
         let body = self.bodies.get_mut(key).ok_or(WorldError::StaleBody(key))?;
-        body.bounds_stale = true;
-        self.body_changes_pending = true;
         body.pose = pose;
         body.center = pose * body.local_center;
-        let colliders = body.colliders.clone();
-        for c in colliders {
-            self.refresh_collider_bounds(c);
-        }
+        self.refresh_bounds(key, None);
         self.wake_body(key);
         Ok(())
-    }
-
-    /// Recomputes a collider's tight bounds from its body's pose and updates the broad phase.
-    pub(crate) fn refresh_collider_bounds(&mut self, key: ColliderKey) {
-        let Some(c) = self.colliders.get_mut(key) else { return };
-        let body = &self.bodies[c.body];
-        let pose = body.pose * c.local_pose;
-        c.aabb = c.shape.aabb(&pose);
-        let _ = self.broad_phase.update(key, c.aabb);
-        if body.kind != BodyKind::Dynamic {
-            let _ = self.immovable_index.update(key, c.aabb);
-        }
     }
 
     /// The collider, or `None` for a stale key.

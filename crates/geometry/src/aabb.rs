@@ -115,6 +115,13 @@ impl Aabb {
     /// cannot be cast, a NaN or negative `max_toi`, or an inverted box (which
     /// [`Aabb::intersects`] treats as empty too).
     pub fn cast_ray(&self, ray: &Ray, max_toi: Real) -> Option<Real> {
+        self.ray_interval(ray, max_toi).map(|(enter, _)| enter)
+    }
+
+    /// The parameters `[enter, exit]` within `[0, max_toi]` over which `ray` is
+    /// inside the box (`max_toi` may be infinite, and so may the box's sides);
+    /// `None` as for [`Aabb::cast_ray`].
+    pub fn ray_interval(&self, ray: &Ray, max_toi: Real) -> Option<(Real, Real)> {
         let inverted = !(self.mins.x <= self.maxs.x && self.mins.y <= self.maxs.y);
         if inverted || !ray.is_castable() || max_toi.is_nan() || max_toi < 0.0 {
             return None;
@@ -141,7 +148,7 @@ impl Aabb {
                 return None;
             }
         }
-        Some(lower)
+        Some((lower, upper))
     }
 }
 

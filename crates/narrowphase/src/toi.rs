@@ -45,10 +45,7 @@ impl Velocity {
 
     /// The pose at time `t` of a shape at `pose` at time 0.
     pub fn advance(&self, pose: &Isometry, t: Real) -> Isometry {
-        Isometry::from_parts((pose.translation.vector + self.linear * t).into(), {
-            let (sin, cos) = lamina_geometry::trig::sin_cos(self.angular * t);
-            Rotation::from_cos_sin_unchecked(cos, sin) * pose.rotation
-        })
+        Sweep::from_velocity(pose, self).pose_at(t)
     }
 }
 
@@ -111,17 +108,19 @@ pub fn time_of_impact_within(
 }
 
 /// A shape's motion: the point it turns about (its centre of mass, for a
-/// body) goes in a straight line from `c0` at time 0 to `c1` at time 1,
-/// while the shape turns by `angle` about it, both at uniform rates. Times
-/// past 1 continue the motion.
+/// body) goes in a straight line from `c0` at time 0 to `c0 + motion` at
+/// time 1, while the shape turns by `angle` about it, both at uniform rates.
+/// Times past 1 continue the motion. The motion is kept as a displacement,
+/// not an end point, so that a small motion far from the origin keeps its
+/// digits.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sweep {
     /// The point the shape turns about, in the shape's frame.
     pub local_center: Point,
     /// Where that point is at time 0 (world frame).
     pub c0: Point,
-    /// Where it is at time 1.
-    pub c1: Point,
+    /// How far it moves from time 0 to time 1.
+    pub motion: Vec2,
     /// The shape's rotation at time 0.
     pub q0: Rotation,
     /// How far it turns from time 0 to time 1, radians, counter-clockwise.
@@ -136,7 +135,7 @@ impl Sweep {
         Self {
             local_center,
             c0: pose0 * local_center,
-            c1: pose1 * local_center,
+            motion: pose1 * local_center - pose0 * local_center,
             q0: pose0.rotation,
             // The fast form is within 4 × 10⁻⁸ rad: far below what a sweep resolves.
             angle: lamina_geometry::trig::atan2_fast(turn.im, turn.re),
@@ -145,15 +144,15 @@ impl Sweep {
 
     /// A shape that stays at `pose`.
     pub fn still(pose: &Isometry) -> Self {
-        let c: Point = pose.translation.vector.into();
-        Self { local_center: Point::origin(), c0: c, c1: c, q0: pose.rotation, angle: 0.0 }
+        let c0: Point = pose.translation.vector.into();
+        Self { local_center: Point::origin(), c0, motion: Vec2::zeros(), q0: pose.rotation, angle: 0.0 }
     }
 
     /// A shape at `pose` moving with `v` (turning about its local origin), in
     /// units of time in which `v` is given.
     pub fn from_velocity(pose: &Isometry, v: &Velocity) -> Self {
         let c0: Point = pose.translation.vector.into();
-        Self { local_center: Point::origin(), c0, c1: c0 + v.linear, q0: pose.rotation, angle: v.angular }
+        Self { local_center: Point::origin(), c0, motion: v.linear, q0: pose.rotation, angle: v.angular }
     }
 
     /// The sweep of a part fixed at `local` in the swept frame (a collider on
@@ -162,7 +161,7 @@ impl Sweep {
         Self {
             local_center: local.inverse_transform_point(&self.local_center),
             c0: self.c0,
-            c1: self.c1,
+            motion: self.motion,
             q0: self.q0 * local.rotation,
             angle: self.angle,
         }
@@ -179,13 +178,18 @@ impl Sweep {
             let (sin, cos) = lamina_geometry::trig::sin_cos(turn);
             Rotation::from_cos_sin_unchecked(cos, sin) * self.q0
         };
-        let c = self.c0 + (self.c1 - self.c0) * t;
+        let c = self.c0 + self.motion * t;
         Isometry::from_parts((c - q * self.local_center.coords).coords.into(), q)
+    }
+
+    /// True when the shape stays where it is: no motion, no turn.
+    pub fn is_still(&self) -> bool {
+        self.motion == Vec2::zeros() && self.angle == 0.0
     }
 
     /// True when every number is finite.
     fn is_finite(&self) -> bool {
-        [self.local_center.x, self.local_center.y, self.c0.x, self.c0.y, self.c1.x, self.c1.y]
+        [self.local_center.x, self.local_center.y, self.c0.x, self.c0.y, self.motion.x, self.motion.y]
             .into_iter()
             .chain([self.q0.re, self.q0.im, self.angle])
             .all(Real::is_finite)
@@ -219,7 +223,7 @@ pub fn time_of_impact_of_sweeps(
     }
     let reach = |shape: &Shape, s: &Sweep| shape.local_bounding_radius() + s.local_center.coords.norm();
     let spin_bound = sa.angle.abs() * reach(a, sa) + sb.angle.abs() * reach(b, sb);
-    let relative = (sb.c1 - sb.c0) - (sa.c1 - sa.c0);
+    let relative = sb.motion - sa.motion;
     let mut t: Real = 0.0;
     for iteration in 0..TOI_MAX_ITERATIONS {
         let (qa, qb) = (sa.pose_at(t), sb.pose_at(t));

@@ -11,7 +11,7 @@
 use crate::aabb::Aabb;
 use crate::error::ShapeError;
 use crate::mass::MassProperties;
-use crate::math::{Isometry, Point, Real, Vec2, cross, is_finite_point, right_perp};
+use crate::math::{Isometry, Point, Real, Vec2, cross, is_finite_point, right_perp, try_normalize};
 use crate::point_query::PointProjection;
 use crate::ray::{Ray, RayHit};
 use crate::shapes::segment::Segment;
@@ -42,10 +42,10 @@ impl ChainSegment {
         Ok(())
     }
 
-    /// The unit normal of the solid side, `right_perp(b − a)` normalised.
+    /// The unit normal of the solid side, `right_perp(b − a)` normalised
+    /// (up, for a segment of no length, which `validate` refuses).
     pub fn normal(&self) -> Vec2 {
-        let n = right_perp(&(self.segment.b - self.segment.a));
-        n / n.norm()
+        try_normalize(&right_perp(&(self.segment.b - self.segment.a))).unwrap_or_else(Vec2::y)
     }
 
     /// World-space bounds under `pose`.
