@@ -23,8 +23,8 @@
 //!   (`region.rs`), each with its own sorted axis and its own choice of axis
 //!   (the one along which its proxies spread most, re-chosen as they move). A
 //!   crowded column therefore costs only the regions it crosses, and inside them
-//!   it is swept along its length. Proxies larger than a region live in a short
-//!   separate list.
+//!   it is swept along its length. Proxies longer than a quarter of a region live
+//!   in a short separate list.
 //! - **Persistent pairs.** A pair changes only when one of its proxies moves, so
 //!   [`SweepAndPrune::update_pairs`] asks each moved proxy what it overlaps now,
 //!   compares with the partners it had (`pair_set.rs`), and reports the

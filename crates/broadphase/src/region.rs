@@ -36,6 +36,10 @@ const CELL_LIMIT: i32 = 1 << 29;
 /// region whose proxies spread about equally would flip, and re-sort, every step.
 const AXIS_SWITCH_RATIO: f64 = 2.0;
 
+/// The longest side, as a share of the region size, of a box kept in the
+/// grid (see [`RegionGrid::grid_range`]).
+const LONG_SHARE: Real = 0.25;
+
 /// Regions with fewer proxies than this keep their axis: any scan of them is short.
 const AXIS_SWITCH_MIN_PROXIES: u32 = 4;
 
@@ -356,6 +360,24 @@ impl RegionGrid {
     #[inline]
     pub(crate) fn range_of(&self, aabb: &Aabb) -> CellRange {
         CellRange { min: self.cell_of(aabb.mins.x, aabb.mins.y), max: self.cell_of(aabb.maxs.x, aabb.maxs.y) }
+    }
+
+    /// The cells of a box that belongs in the grid: one that touches at most
+    /// 2 × 2 regions and is no longer than [`LONG_SHARE`] of a region on either
+    /// side. `None` for the others, which the broad phase keeps in its list of
+    /// large proxies.
+    ///
+    /// Why the length limit: a region's scan for the overlaps of a box walks
+    /// back from the box's lower end by the longest entry of the region, so one
+    /// long entry (a wall of a turning drum, seen diagonally) makes every scan
+    /// of its region walk most of the region. A handful of long boxes costs
+    /// less checked directly by every query.
+    #[inline]
+    pub(crate) fn grid_range(&self, aabb: &Aabb) -> Option<CellRange> {
+        let range = self.range_of(aabb);
+        let limit = LONG_SHARE * self.size;
+        let short = aabb.maxs.x - aabb.mins.x <= limit && aabb.maxs.y - aabb.mins.y <= limit;
+        (short && range.fits_grid()).then_some(range)
     }
 
     /// The region's square, grown by a little more than the rounding of

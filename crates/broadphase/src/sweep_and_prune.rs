@@ -504,8 +504,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// Registers detached proxy `id` where its fat box belongs.
     fn attach(&mut self, id: u32) {
         let fat = self.proxies[id as usize].fat;
-        let range = self.grid.range_of(&fat);
-        let placement = if range.fits_grid() {
+        let placement = if let Some(range) = self.grid.grid_range(&fat) {
             let (mut regions, mut hints) = ([0u32; 4], [0u32; 4]);
             let mut count = 0u8;
             for cell in range.cells() {
@@ -550,7 +549,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         let proxy = &self.proxies[id as usize];
         let old = proxy.fat;
         if let Placement::Grid { range, regions, mut hints, count } = proxy.placement {
-            if range == self.grid.range_of(&fat) {
+            if Some(range) == self.grid.grid_range(&fat) {
                 for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
                     *hint = self.grid.replace(r, id, &old, &fat, *hint);
                 }
@@ -620,12 +619,12 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                     if self.large.get(slot as usize) != Some(&id) {
                         return Err(format!("large proxy {id} is not at slot {slot}"));
                     }
-                    if self.grid.range_of(&proxy.fat).fits_grid() {
+                    if self.grid.grid_range(&proxy.fat).is_some() {
                         return Err(format!("proxy {id} fits the grid but is in the large list"));
                     }
                 }
                 Placement::Grid { range, regions, count, .. } => {
-                    if range != self.grid.range_of(&proxy.fat) {
+                    if Some(range) != self.grid.grid_range(&proxy.fat) {
                         return Err(format!("proxy {id} is registered in the wrong cells"));
                     }
                     if count as u64 != range.cell_count() {

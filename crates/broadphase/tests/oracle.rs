@@ -124,3 +124,53 @@ fn filtered_proxies_pair_only_as_their_filters_allow() {
     let scene = Scene { world: 60.0, max_size: 3.0, large_size: 40.0 };
     run_with(0xf117_e4ed, BroadPhaseSettings::default(), scene, 2000, 120, true);
 }
+
+/// The boxes of four 20 m walls turning about a centre among a crowd of small
+/// boxes (the tumbler's drum): a wall's box shrinks to 1 m wide and grows to
+/// 15 m square as it turns, so it leaves the grid for the large list and comes
+/// back, in regions full of small movers, every quarter turn.
+#[test]
+fn turning_long_boxes_move_between_the_grid_and_the_large_list() {
+    let settings = BroadPhaseSettings::default();
+    let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
+    let mut model = Model::new(settings.margin);
+    let mut rng = Rng(0xd2_0001);
+    let mut events = Vec::new();
+    let wall_box = |k: u32, angle: Real| {
+        // Wall k: half-extents (0.5, 10) at distance 10 from the centre (0, 10), turned.
+        let a = angle + k as Real * std::f64::consts::FRAC_PI_2 as Real;
+        let (s, c) = a.sin_cos();
+        let (cx, cy) = (10.0 * c, 10.0 + 10.0 * s);
+        let (hx, hy) = (0.5 * c.abs() + 10.0 * s.abs(), 0.5 * s.abs() + 10.0 * c.abs());
+        aabb(cx - hx, cy - hy, cx + hx, cy + hy)
+    };
+    let mut small: Vec<(u32, Aabb)> = (0..400)
+        .map(|k| {
+            let (x, y) = (rng.range(-9.0, 9.0), rng.range(1.0, 19.0));
+            (4 + k, aabb(x, y, x + 0.25, y + 0.25))
+        })
+        .collect();
+    for k in 0..4 {
+        model.insert(&mut sap, k, wall_box(k, 0.0));
+    }
+    for &(k, b) in &small {
+        model.insert(&mut sap, k, b);
+    }
+    model.step_and_check(&mut sap, &mut events);
+    let mut most_wall_pairs = 0;
+    for step in 1..=90 {
+        let angle = step as Real * std::f64::consts::PI as Real / 90.0;
+        for k in 0..4 {
+            model.update(&mut sap, k, wall_box(k, angle));
+        }
+        for (k, b) in &mut small {
+            let (dx, dy) = (rng.range(-0.05, 0.05), rng.range(-0.05, 0.05));
+            *b = aabb(b.mins.x + dx, b.mins.y + dy, b.maxs.x + dx, b.maxs.y + dy);
+            model.update(&mut sap, *k, *b);
+        }
+        model.step_and_check(&mut sap, &mut events);
+        most_wall_pairs = most_wall_pairs.max(model.replayed.iter().filter(|&&(a, _)| a < 4).count());
+    }
+    // Diagonal walls' boxes cover much of the crowd.
+    assert!(most_wall_pairs > 100, "{most_wall_pairs} wall pairs at most");
+}
