@@ -13,11 +13,19 @@ use lamina_geometry::Real;
 #[cfg(test)]
 use lamina_geometry::{Rotation, Vec2};
 
+/// Constraints solved together: eight where the build targets AVX (256-bit
+/// registers), four elsewhere.
+#[cfg(all(not(feature = "f64"), target_feature = "avx"))]
+pub(crate) const LANES: usize = 8;
 /// Constraints solved together.
+#[cfg(not(all(not(feature = "f64"), target_feature = "avx")))]
 pub(crate) const LANES: usize = 4;
 
 /// [`LANES`] numbers side by side.
-#[cfg(not(feature = "f64"))]
+#[cfg(all(not(feature = "f64"), target_feature = "avx"))]
+pub(crate) type Wide = wide::f32x8;
+/// [`LANES`] numbers side by side.
+#[cfg(all(not(feature = "f64"), not(target_feature = "avx")))]
 pub(crate) type Wide = wide::f32x4;
 /// [`LANES`] numbers side by side.
 #[cfg(feature = "f64")]
@@ -27,7 +35,10 @@ pub(crate) type Wide = wide::f64x4;
 pub(crate) type Mask = Wide;
 
 /// The bits of [`Wide`]'s lanes.
-#[cfg(not(feature = "f64"))]
+#[cfg(all(not(feature = "f64"), target_feature = "avx"))]
+type Bits = wide::u32x8;
+/// The bits of [`Wide`]'s lanes.
+#[cfg(all(not(feature = "f64"), not(target_feature = "avx")))]
 type Bits = wide::u32x4;
 #[cfg(feature = "f64")]
 type Bits = wide::u64x4;
@@ -183,38 +194,48 @@ pub(crate) fn lane(w: &Wide, lane: usize) -> Real {
 mod tests {
     use super::*;
 
+    /// Lane `l` of a pattern of four values repeated across the lanes.
+    fn cycled<T: Copy>(values: [T; 4]) -> [T; LANES] {
+        std::array::from_fn(|l| values[l % 4])
+    }
+
     #[test]
     fn max_and_min_pick_per_lane() {
-        let a = Wide::new([1.0, -2.0, 3.0, 0.0]);
-        let b = Wide::new([0.5, 5.0, 3.0, -0.0]);
-        assert_eq!(max(a, b).to_array(), [1.0, 5.0, 3.0, -0.0]);
-        assert_eq!(min(a, b).to_array(), [0.5, -2.0, 3.0, -0.0]);
+        let a = Wide::new(cycled([1.0, -2.0, 3.0, 0.0]));
+        let b = Wide::new(cycled([0.5, 5.0, 3.0, -0.0]));
+        assert_eq!(max(a, b).to_array(), cycled([1.0, 5.0, 3.0, -0.0]));
+        assert_eq!(min(a, b).to_array(), cycled([0.5, -2.0, 3.0, -0.0]));
         // Equal values give `b`, whatever the sign of zero: the same on every target.
         assert!(max(a, b).to_array()[3].is_sign_negative());
     }
 
     #[test]
     fn masks_select_lanes() {
-        let m = mask_from([true, false, false, true]);
+        let m = mask_from(cycled([true, false, false, true]));
         let picked = select(m, ONE, ZERO).to_array();
-        assert_eq!(picked, [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(picked, cycled([1.0, 0.0, 0.0, 1.0]));
         assert!(m.any() && !m.all());
-        let mut flagged = mask_from([false, true, false, false]);
-        set_flag(&mut flagged, 2);
-        assert_eq!(select(flagged, ONE, ZERO).to_array(), [0.0, 1.0, 1.0, 0.0]);
+        let mut flagged = mask_from([false; LANES]);
+        set_flag(&mut flagged, 1);
+        set_flag(&mut flagged, LANES - 2);
+        let expected: [Real; LANES] =
+            std::array::from_fn(|l| if l == 1 || l == LANES - 2 { 1.0 } else { 0.0 });
+        assert_eq!(select(flagged, ONE, ZERO).to_array(), expected);
         assert!(mask_from([true; LANES]).all() && !mask_from([false; LANES]).any());
     }
 
     #[test]
     fn vector_products_match_the_scalar_ones() {
-        let a = [Vec2::new(1.0, 2.0), Vec2::new(-3.0, 0.5), Vec2::new(0.0, 0.0), Vec2::new(7.0, -1.0)];
-        let b = [Vec2::new(0.5, -4.0), Vec2::new(2.0, 2.0), Vec2::new(1.0, 1.0), Vec2::new(-1.0, 3.0)];
+        let a =
+            cycled([Vec2::new(1.0, 2.0), Vec2::new(-3.0, 0.5), Vec2::new(0.0, 0.0), Vec2::new(7.0, -1.0)]);
+        let b =
+            cycled([Vec2::new(0.5, -4.0), Vec2::new(2.0, 2.0), Vec2::new(1.0, 1.0), Vec2::new(-1.0, 3.0)]);
         let (wa, wb) = (Vec2W::from_lanes(a), Vec2W::from_lanes(b));
         for l in 0..LANES {
             assert_eq!(lane(&wa.dot(&wb), l), a[l].dot(&b[l]));
             assert_eq!(lane(&wa.cross(&wb), l), a[l].x * b[l].y - a[l].y * b[l].x);
         }
-        let q = [Rotation::new(0.3), Rotation::new(-2.0), Rotation::new(0.0), Rotation::new(3.0)];
+        let q = cycled([Rotation::new(0.3), Rotation::new(-2.0), Rotation::new(0.0), Rotation::new(3.0)]);
         let turned = RotW::from_lanes(q).apply(&wa);
         for l in 0..LANES {
             let expected = q[l] * a[l];
