@@ -4,13 +4,17 @@
 //!
 //! Each step the narrow phase refreshes the pair's manifold. New points inherit
 //! the accumulated impulses of the old points with the same feature id, which is
-//! what lets the solver start where it stopped (warm starting). Every body keeps
+//! what lets the solver start where it stopped (warm starting). Two bodies that
+//! have barely moved relative to each other since their manifold was computed
+//! keep it, its points carried along with the bodies
+//! ([`MANIFOLD_REUSE_DRIFT`](lamina_geometry::tolerance::MANIFOLD_REUSE_DRIFT)). Every body keeps
 //! the list of its contacts, so that removing a collider or splitting an island
 //! visits only the contacts involved.
 
 use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
-use lamina_geometry::{Point, Real, Shape, Vec2};
+use lamina_geometry::tolerance::{MANIFOLD_REUSE_DRIFT, MANIFOLD_REUSE_TURN};
+use lamina_geometry::{Isometry, Point, Real, Rotation, Shape, Vec2};
 use lamina_narrowphase::{FeatureId, contact_manifold_continuing, intersects};
 use rayon::prelude::*;
 
@@ -55,6 +59,45 @@ pub struct Contact {
     pub(crate) normal: Vec2,
     pub(crate) points: ArrayVec<ContactPointState, 2>,
     pub(crate) touching: bool,
+    /// The frame of the last full manifold computation: the normal in body A's
+    /// frame and B's rotation relative to A's, for carrying the manifold along.
+    pub(crate) computed_in: ManifoldFrame,
+}
+
+/// Where a manifold was computed, relative to its first body.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ManifoldFrame {
+    /// The normal in body A's frame.
+    pub normal: Vec2,
+    /// Body B's rotation relative to body A's.
+    pub relative_rotation: Rotation,
+    /// The points' separations. Each point was one place on both bodies then,
+    /// so that a point's separation now is this plus the normal component of
+    /// how far its place on B has moved from its place on A.
+    pub separations: [Real; 2],
+}
+
+impl ManifoldFrame {
+    /// No frame yet.
+    pub const NONE: ManifoldFrame = ManifoldFrame {
+        normal: Vec2::new(0.0, 0.0),
+        relative_rotation: Rotation::new_unchecked(nalgebra::Complex { re: 1.0, im: 0.0 }),
+        separations: [0.0; 2],
+    };
+
+    /// The frame of a manifold with world normal `normal` and points
+    /// `points`, computed with the bodies at `pose_a` and `pose_b`.
+    pub fn new(normal: &Vec2, points: &[ContactPointState], pose_a: &Isometry, pose_b: &Isometry) -> Self {
+        let mut separations = [0.0; 2];
+        for (s, p) in separations.iter_mut().zip(points) {
+            *s = p.separation;
+        }
+        Self {
+            normal: pose_a.rotation.inverse_transform_vector(normal),
+            relative_rotation: pose_a.rotation.rotation_to(&pose_b.rotation),
+            separations,
+        }
+    }
 }
 
 impl Contact {
@@ -96,6 +139,67 @@ impl Contact {
     /// True when one of the colliders is a sensor.
     pub fn is_sensor(&self) -> bool {
         self.sensor
+    }
+
+    /// The manifold carried along with the bodies, now at `pose_a` and
+    /// `pose_b`, when they moved so little relative to each other since it was
+    /// computed that a new one would differ by less than
+    /// [`MANIFOLD_REUSE_DRIFT`]; `None` when the manifold must be computed
+    /// again. `span` bounds the distance between any two points where the
+    /// bodies can meet: twice the smaller body's extent.
+    ///
+    /// Each point keeps its place on each body, and its separation changes by
+    /// how far those two places have moved apart along the normal, which turns
+    /// with A (the solver's own model of a point within a step).
+    /// What a new computation could see differently is bounded instead:
+    /// - each point may have slid at most the drift across the normal (past
+    ///   that, the clipped ends of a patch or the closest features change);
+    /// - the bodies may have turned relative to each other by at most
+    ///   [`MANIFOLD_REUSE_TURN`], which bounds the normal's error;
+    /// - a one-point manifold (a corner on a face) may have turned at most the
+    ///   drift over the span, so that a second corner comes at most the drift
+    ///   closer unseen. Two points already bound their patch, and a turn
+    ///   changes only their separations, which are measured.
+    ///
+    /// A point that left the speculative distance also asks for a full
+    /// computation, which drops it.
+    pub(crate) fn carried_manifold(
+        &self,
+        pose_a: &Isometry,
+        pose_b: &Isometry,
+        span: Real,
+        speculative_distance: Real,
+    ) -> Option<(Vec2, ArrayVec<ContactPointState, 2>)> {
+        if self.points.is_empty() {
+            return None;
+        }
+        let turn =
+            self.computed_in.relative_rotation.rotation_to(&pose_a.rotation.rotation_to(&pose_b.rotation));
+        let sin_turn = turn.im.abs();
+        let single = self.points.len() == 1;
+        if turn.re <= 0.0
+            || sin_turn > MANIFOLD_REUSE_TURN
+            || (single && sin_turn * span > MANIFOLD_REUSE_DRIFT)
+        {
+            return None;
+        }
+        let normal = pose_a.rotation * self.computed_in.normal;
+        let mut points = self.points.clone();
+        for (p, &computed) in points.iter_mut().zip(&self.computed_in.separations) {
+            let (on_a, on_b) = (pose_a * p.local_a, pose_b * p.local_b);
+            let gap = on_b - on_a;
+            let approach = normal.dot(&gap);
+            let separation = computed + approach;
+            let slide = gap - normal * approach;
+            if separation > speculative_distance
+                || slide.norm_squared() > MANIFOLD_REUSE_DRIFT * MANIFOLD_REUSE_DRIFT
+            {
+                return None;
+            }
+            p.point = on_a + gap * 0.5;
+            p.separation = separation;
+        }
+        Some((normal, points))
     }
 
     /// Gives each of `points` the accumulated impulses of the current point
@@ -171,8 +275,9 @@ pub(crate) enum Collision {
     /// A sensor pair: do the shapes overlap?
     Sensor(bool),
     /// A solid pair: the manifold's normal and points, with the impulses
-    /// carried over from the contact's previous points.
-    Manifold(Vec2, ArrayVec<ContactPointState, 2>),
+    /// carried over from the contact's previous points, and the frame it was
+    /// computed in (`None` for a manifold carried along, whose frame stays).
+    Manifold(Vec2, ArrayVec<ContactPointState, 2>, Option<ManifoldFrame>),
 }
 
 /// The narrow phase's buffers, kept from step to step.
@@ -235,6 +340,7 @@ impl World {
             normal: Vec2::zeros(),
             points: ArrayVec::new(),
             touching: false,
+            computed_in: ManifoldFrame::NONE,
         };
         let (body_a, body_b) = (ca.body, cb.body);
         let key = self.contacts.insert(contact);
@@ -349,9 +455,12 @@ impl World {
             let was_touching = c.touching;
             match result {
                 Collision::Sensor(overlap) => c.touching = overlap,
-                Collision::Manifold(normal, points) => {
+                Collision::Manifold(normal, points, frame) => {
                     c.normal = normal;
                     c.points = points;
+                    if let Some(frame) = frame {
+                        c.computed_in = frame;
+                    }
                     c.touching = !c.points.is_empty();
                 }
             }
@@ -407,12 +516,18 @@ impl World {
             return if c.sensor {
                 Collision::Sensor(false)
             } else {
-                Collision::Manifold(Vec2::zeros(), ArrayVec::new())
+                Collision::Manifold(Vec2::zeros(), ArrayVec::new(), None)
             };
         }
         let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
         if c.sensor {
             return Collision::Sensor(intersects(&ca.shape, &pose_a, &cb.shape, &pose_b));
+        }
+        let span = 2.0 * ba.extent.min(bb.extent);
+        if let Some((normal, points)) =
+            c.carried_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance)
+        {
+            return Collision::Manifold(normal, points, None);
         }
         // Points within the speculative distance let the solver stop an
         // approach before the shapes overlap; faster approaches are caught by
@@ -438,7 +553,8 @@ impl World {
             });
         }
         c.carry_impulses(&mut points, settings.enable_warm_starting);
-        Collision::Manifold(m.normal, points)
+        let frame = ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose);
+        Collision::Manifold(m.normal, points, Some(frame))
     }
 
     /// Records a hit event for contact `key`, which just began touching, if its
@@ -477,5 +593,134 @@ impl World {
                 ContactEvent::End { a, b }
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lamina_geometry::tolerance::SPECULATIVE_DISTANCE;
+    use lamina_narrowphase::contact_manifold;
+
+    /// A contact whose manifold was computed with the shapes at `pose_a`, `pose_b`.
+    fn computed(a: &Shape, pose_a: &Isometry, b: &Shape, pose_b: &Isometry) -> Contact {
+        let m = contact_manifold(a, pose_a, b, pose_b, SPECULATIVE_DISTANCE);
+        let points: ArrayVec<ContactPointState, 2> = m
+            .points
+            .iter()
+            .map(|p| ContactPointState {
+                point: p.point,
+                local_a: p.local_a,
+                local_b: p.local_b,
+                separation: p.separation,
+                id: p.id,
+                normal_impulse: 0.0,
+                tangent_impulse: 0.0,
+            })
+            .collect();
+        Contact {
+            collider_a: ColliderKey::default(),
+            collider_b: ColliderKey::default(),
+            body_a: BodyKey::default(),
+            body_b: BodyKey::default(),
+            friction: 0.6,
+            restitution: 0.0,
+            sensor: false,
+            normal: m.normal,
+            computed_in: ManifoldFrame::new(&m.normal, &points, pose_a, pose_b),
+            touching: !points.is_empty(),
+            points,
+        }
+    }
+
+    /// A small deterministic generator of numbers in [-1, 1).
+    struct Rng(u64);
+    impl Rng {
+        fn signed(&mut self) -> Real {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 40) as Real / (1u64 << 23) as Real - 1.0
+        }
+    }
+
+    /// The carried manifold against the one computed afresh (the oracle), for
+    /// boxes resting on boxes moved by random small motions: wherever the
+    /// manifold is carried, it has the fresh one's points (by feature), their
+    /// separations within a micron and the normal within the turn allowed.
+    /// Motions past the drift are refused.
+    #[test]
+    fn a_carried_manifold_matches_a_fresh_one() {
+        let ground = Shape::rectangle(5.0, 0.5);
+        let cases = [
+            // A box on the ground, a box on a box shifted sideways, a small box
+            // on a larger one turned a little, a box resting on a slope.
+            (Shape::rectangle(0.5, 0.5), Isometry::new(Vec2::new(0.3, 0.999), 0.0), 0.0),
+            (Shape::rectangle(0.5, 0.5), Isometry::new(Vec2::new(4.7, 0.9995), 0.0), 0.0),
+            (Shape::rectangle(0.25, 0.1), Isometry::new(Vec2::new(-1.0, 0.6), 0.001), 0.0),
+            (Shape::rectangle(0.5, 0.5), Isometry::new(Vec2::new(0.0, 1.0), 0.0), 0.3),
+        ];
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut carried, mut refused) = (0, 0);
+        for (shape, pose_b, ground_angle) in cases {
+            let pose_a = Isometry::new(Vec2::zeros(), ground_angle);
+            let pose_b = pose_a * pose_b;
+            let contact = computed(&ground, &pose_a, &shape, &pose_b);
+            assert_eq!(contact.points.len(), 2, "the case must start with a face contact: {pose_b:?}");
+            for _ in 0..2000 {
+                // Up to 2 mm along each axis and 0.006 rad: about half the
+                // motions are within the drift and the turn allowed.
+                let (dx, dy, dr) = (0.002 * rng.signed(), 0.002 * rng.signed(), 0.006 * rng.signed());
+                let moved = Isometry::new(
+                    pose_b.translation.vector + Vec2::new(dx, dy),
+                    pose_b.rotation.angle() + dr,
+                );
+                let span = 2.0 * 0.75;
+                let Some((normal, points)) =
+                    contact.carried_manifold(&pose_a, &moved, span, SPECULATIVE_DISTANCE)
+                else {
+                    refused += 1;
+                    continue;
+                };
+                carried += 1;
+                let fresh = contact_manifold(&ground, &pose_a, &shape, &moved, SPECULATIVE_DISTANCE);
+                assert!(dr.abs() <= MANIFOLD_REUSE_TURN * 1.01, "carried across a turn of {dr}");
+                assert!(normal.dot(&fresh.normal) >= (MANIFOLD_REUSE_TURN * 1.01).cos());
+                assert_eq!(points.len(), fresh.points.len());
+                for p in &points {
+                    let f = fresh.points.iter().find(|f| f.id == p.id).expect("the same features");
+                    assert!(
+                        (p.separation - f.separation).abs() < 1.0e-6 + 0.01 * MANIFOLD_REUSE_DRIFT,
+                        "separation {} carried, {} fresh",
+                        p.separation,
+                        f.separation
+                    );
+                    assert!((p.point - f.point).norm() <= 2.0 * MANIFOLD_REUSE_DRIFT);
+                }
+            }
+        }
+        assert!(carried > 1000 && refused > 1000, "{carried} carried, {refused} refused");
+    }
+
+    /// A corner on a face: a turn that brings the box's next corner closer by
+    /// more than the drift asks for a full computation, which the same turn
+    /// on a face contact would not.
+    #[test]
+    fn a_one_point_manifold_is_not_carried_through_a_turn_over_its_span() {
+        let ground = Shape::rectangle(5.0, 0.5);
+        let corner_down = Isometry::new(Vec2::new(0.0, 0.5 + 0.5 * std::f64::consts::SQRT_2 as Real), 0.785);
+        let box_shape = Shape::rectangle(0.5, 0.5);
+        let contact = computed(&ground, &Isometry::identity(), &box_shape, &corner_down);
+        assert_eq!(contact.points.len(), 1);
+        let turned = Isometry::new(corner_down.translation.vector, 0.785 + 0.002);
+        let span = 2.0 * 0.5 * std::f64::consts::SQRT_2 as Real;
+        assert!(
+            contact
+                .carried_manifold(&Isometry::identity(), &corner_down, span, SPECULATIVE_DISTANCE)
+                .is_some()
+        );
+        assert!(
+            contact.carried_manifold(&Isometry::identity(), &turned, span, SPECULATIVE_DISTANCE).is_none()
+        );
     }
 }

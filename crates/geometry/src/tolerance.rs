@@ -30,6 +30,21 @@ pub const REFERENCE_HYSTERESIS: Real = 0.1 * LINEAR_SLOP;
 /// would overflow) is held to this rate instead of corrupting the rotation.
 pub const MAX_ROTATION_PER_SUBSTEP: Real = 0.25 * std::f64::consts::PI as Real;
 
+/// How far, in metres, the points of a contact may slide across its normal
+/// before the narrow phase computes the manifold again: up to this drift (and
+/// [`MANIFOLD_REUSE_TURN`]) it carries the old manifold along with the bodies
+/// instead, each point fixed on both bodies, the normal on the first, the
+/// separations measured anew. A fifth of the slop: a feature the old manifold
+/// did not see can come at most this much closer before the next full
+/// computation, a twentieth of the speculative distance. Resting stacks and
+/// pyramids, whose bodies drift by microns, skip almost every manifold.
+pub const MANIFOLD_REUSE_DRIFT: Real = 0.2 * LINEAR_SLOP;
+
+/// How far, in radians, two bodies in contact may turn relative to each other
+/// before their manifold is computed again (with [`MANIFOLD_REUSE_DRIFT`]):
+/// the carried normal's direction is off by at most this, 0.3°.
+pub const MANIFOLD_REUSE_TURN: Real = 0.005;
+
 /// AABB margin, in metres, that the broad phase adds around a moving shape so
 /// that small motions do not touch the sweep-and-prune structure: the default
 /// of a `SweepAndPrune`.
