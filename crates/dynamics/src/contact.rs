@@ -271,6 +271,9 @@ pub enum SensorEvent {
 
 /// What the narrow phase found for one contact.
 #[derive(Clone, Debug)]
+// The results live in a buffer kept from step to step; boxing the manifold
+// would allocate for every contact of every step.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Collision {
     /// A sensor pair: do the shapes overlap?
     Sensor(bool),

@@ -4,7 +4,10 @@ use lamina_geometry::{Real, Rotation, Vec2};
 
 use std::marker::PhantomData;
 
-use super::lanes::{LANES, RotW, Vec2W, Wide, max, min};
+use super::lanes::{Lanes, RotW, Vec2W, Wide, max, min};
+
+/// The most lanes of any SIMD type the solver uses.
+const MAX_LANES: usize = 8;
 use crate::body::NO_INDEX;
 
 /// What changes during the substeps: 28 bytes in f32, so two bodies share a
@@ -109,25 +112,26 @@ pub(crate) struct BodyParams {
     pub angular_acceleration: Real,
 }
 
-/// The states of [`LANES`] bodies side by side, as a bundle of constraints reads them.
+/// The states of one body per lane, as a bundle of constraints reads them.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct BodiesW {
-    pub v: Vec2W,
-    pub w: Wide,
-    pub dp: Vec2W,
-    pub dq: RotW,
+pub(crate) struct BodiesW<W: Lanes = Wide> {
+    pub v: Vec2W<W>,
+    pub w: W,
+    pub dp: Vec2W<W>,
+    pub dq: RotW<W>,
 }
 
-impl BodiesW {
-    /// Loads the bodies `indices` (immovable ones read as fixed).
+impl<W: Lanes> BodiesW<W> {
+    /// Loads the bodies `indices`, one per lane (immovable ones read as fixed).
     #[inline(always)]
-    pub fn gather(states: &States, indices: &[u32; LANES]) -> Self {
-        let mut lanes = [[0.0; 7]; LANES];
+    pub fn gather(states: &States, indices: &W::Indices) -> Self {
+        let indices = indices.as_ref();
+        let mut lanes = [[0.0; 7]; MAX_LANES];
         for (lane, &i) in lanes.iter_mut().zip(indices) {
             let s = states.load(i);
             *lane = [s.v.x, s.v.y, s.w, s.dp.x, s.dp.y, s.dq.re, s.dq.im];
         }
-        let field = |f: usize| Wide::new(std::array::from_fn(|l| lanes[l][f]));
+        let field = |f: usize| W::from_fn(|l| lanes[l][f]);
         Self {
             v: Vec2W { x: field(0), y: field(1) },
             w: field(2),
@@ -139,19 +143,18 @@ impl BodiesW {
     /// Writes the velocities back to the bodies `indices`, held within
     /// [`SANE_VELOCITY`] (joints, whose rows can contradict each other).
     #[inline(always)]
-    pub fn scatter_sane_velocity(&self, states: &States, indices: &[u32; LANES]) {
-        let limit = Wide::splat(SANE_VELOCITY);
-        let clamp = |x: Wide| max(min(x, limit), -limit);
+    pub fn scatter_sane_velocity(&self, states: &States, indices: &W::Indices) {
+        let limit = W::splat(SANE_VELOCITY);
+        let clamp = |x: W| max(min(x, limit), -limit);
         let sane = Self { v: Vec2W { x: clamp(self.v.x), y: clamp(self.v.y) }, w: clamp(self.w), ..*self };
         sane.scatter_velocity(states, indices);
     }
 
     /// Writes the velocities back to the bodies `indices`.
     #[inline(always)]
-    pub fn scatter_velocity(&self, states: &States, indices: &[u32; LANES]) {
-        let (vx, vy, w) = (self.v.x.to_array(), self.v.y.to_array(), self.w.to_array());
-        for (l, &i) in indices.iter().enumerate() {
-            states.store_velocity(i, Vec2::new(vx[l], vy[l]), w[l]);
+    pub fn scatter_velocity(&self, states: &States, indices: &W::Indices) {
+        for (l, &i) in indices.as_ref().iter().enumerate() {
+            states.store_velocity(i, Vec2::new(self.v.x.lane(l), self.v.y.lane(l)), self.w.lane(l));
         }
     }
 }

@@ -1,62 +1,64 @@
-//! Packing constraints into bundles of [`LANES`] SIMD lanes, colour by colour.
+//! Packing constraints into bundles of SIMD lanes, colour by colour.
 //!
 //! Contacts (`contact_bundle.rs`) and plain point joints
-//! (`joints/point_bundle.rs`) are solved four at a time: the constraints of one
-//! colour share no movable body, so any four of them can share a bundle.
+//! (`joints/point_bundle.rs`) are solved several at a time, one per lane:
+//! the constraints of one colour share no movable body, so any of them can
+//! share a bundle.
 
 use rayon::prelude::*;
 
 use lamina_geometry::Real;
 
 use super::constraint_graph::{COLOR_COUNT, ColorOrder, OVERFLOW};
-use super::lanes::{LANES, Wide, ZERO};
-use crate::body::NO_INDEX;
+use super::lanes::{Lanes, Wide};
 
 /// What every bundle holds of its lanes' two bodies: which constraint each
 /// lane is, the bodies' solver indices and their inverse masses.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LaneBodies {
+pub(crate) struct LaneBodies<W: Lanes = Wide> {
     /// Which constraint each lane holds, `NO_INDEX` for unused lanes.
-    pub members: [u32; LANES],
+    pub members: W::Indices,
     /// Solver indices of the bodies, `NO_INDEX` for immovable ones and unused lanes.
-    pub a: [u32; LANES],
-    pub b: [u32; LANES],
-    pub inv_mass_a: Wide,
-    pub inv_i_a: Wide,
-    pub inv_mass_b: Wide,
-    pub inv_i_b: Wide,
+    pub a: W::Indices,
+    pub b: W::Indices,
+    pub inv_mass_a: W,
+    pub inv_i_a: W,
+    pub inv_mass_b: W,
+    pub inv_i_b: W,
 }
 
-impl LaneBodies {
+impl<W: Lanes> LaneBodies<W> {
     /// Every lane unused: immovable bodies, no mass.
-    pub const EMPTY: LaneBodies = LaneBodies {
-        members: [NO_INDEX; LANES],
-        a: [NO_INDEX; LANES],
-        b: [NO_INDEX; LANES],
-        inv_mass_a: ZERO,
-        inv_i_a: ZERO,
-        inv_mass_b: ZERO,
-        inv_i_b: ZERO,
+    pub const EMPTY: LaneBodies<W> = LaneBodies {
+        members: W::NO_INDICES,
+        a: W::NO_INDICES,
+        b: W::NO_INDICES,
+        inv_mass_a: W::ZERO,
+        inv_i_a: W::ZERO,
+        inv_mass_b: W::ZERO,
+        inv_i_b: W::ZERO,
     };
 
     /// Writes constraint `index`'s bodies `(a, b)` and inverse masses
     /// `[mA, iA, mB, iB]` to lane `l`.
     #[inline]
     pub fn set_lane(&mut self, l: usize, index: u32, (a, b): (u32, u32), masses: [Real; 4]) {
-        self.members[l] = index;
-        self.a[l] = a;
-        self.b[l] = b;
+        self.members.as_mut()[l] = index;
+        self.a.as_mut()[l] = a;
+        self.b.as_mut()[l] = b;
         for (w, m) in [&mut self.inv_mass_a, &mut self.inv_i_a, &mut self.inv_mass_b, &mut self.inv_i_b]
             .into_iter()
             .zip(masses)
         {
-            w.as_mut_array()[l] = m;
+            w.set_lane(l, m);
         }
     }
 }
 
-/// A bundle of [`LANES`] constraints of one kind.
+/// A bundle of [`LaneBundle::WIDTH`] constraints of one kind.
 pub(crate) trait LaneBundle: Copy + Send {
+    /// Constraints per bundle.
+    const WIDTH: usize;
     /// One constraint as prepared for a lane.
     type Constraint;
     /// A bundle with every lane unused: its lanes compute impulses of zero.
@@ -82,7 +84,7 @@ pub(crate) fn pack_bundles<B, F>(
     B: LaneBundle,
     F: Fn(u32) -> B::Constraint + Sync,
 {
-    let width = |color: usize| if color == OVERFLOW { 1 } else { LANES };
+    let width = |color: usize| if color == OVERFLOW { 1 } else { B::WIDTH };
     starts[0] = 0;
     for color in 0..COLOR_COUNT {
         let count = coloring.starts[color + 1] - coloring.starts[color];

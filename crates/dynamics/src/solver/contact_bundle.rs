@@ -1,7 +1,7 @@
-//! Contact constraints solved [`LANES`](super::lanes::LANES) at a time.
+//! Contact constraints solved several at a time, one per SIMD lane.
 //!
-//! The constraints of one colour share no movable body, so any [`LANES`](super::lanes::LANES) of them
-//! can be solved side by side: their bodies are gathered into lanes, every
+//! The constraints of one colour share no movable body, so any of them can be
+//! solved side by side: their bodies are gathered into lanes, every
 //! lane runs the same arithmetic as the one-constraint solver of Box2D-style
 //! sequential impulses, and the new velocities are scattered back. Decisions
 //! that differ between lanes (is a point speculative, which case of the 2×2
@@ -17,85 +17,84 @@ use lamina_geometry::Real;
 use super::body_state::{BodiesW, States};
 use super::bundles::{LaneBodies, LaneBundle};
 use super::contact_solver::ContactConstraint;
-use super::lanes::{Mask, ONE, Vec2W, Wide, ZERO, lane, max, min, select, set_flag};
+use super::lanes::{Lanes, Vec2W, Wide, lane, max, min, select, set_flag};
 
 /// One manifold point of every lane.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PointW {
-    pub anchor_a: Vec2W,
-    pub anchor_b: Vec2W,
-    pub base_separation: Wide,
-    pub normal_mass: Wide,
-    pub tangent_mass: Wide,
-    pub normal_impulse: Wide,
-    pub tangent_impulse: Wide,
-    pub max_normal_impulse: Wide,
-    pub relative_velocity: Wide,
+pub(crate) struct PointW<W: Lanes> {
+    pub anchor_a: Vec2W<W>,
+    pub anchor_b: Vec2W<W>,
+    pub base_separation: W,
+    pub normal_mass: W,
+    pub tangent_mass: W,
+    pub normal_impulse: W,
+    pub tangent_impulse: W,
+    pub max_normal_impulse: W,
+    pub relative_velocity: W,
 }
 
-impl PointW {
+impl<W: Lanes> PointW<W> {
     /// A point that is not there: no mass, no impulse.
-    const EMPTY: PointW = PointW {
-        anchor_a: Vec2W { x: ZERO, y: ZERO },
-        anchor_b: Vec2W { x: ZERO, y: ZERO },
-        base_separation: ZERO,
-        normal_mass: ZERO,
-        tangent_mass: ZERO,
-        normal_impulse: ZERO,
-        tangent_impulse: ZERO,
-        max_normal_impulse: ZERO,
-        relative_velocity: ZERO,
+    const EMPTY: PointW<W> = PointW {
+        anchor_a: Vec2W { x: W::ZERO, y: W::ZERO },
+        anchor_b: Vec2W { x: W::ZERO, y: W::ZERO },
+        base_separation: W::ZERO,
+        normal_mass: W::ZERO,
+        tangent_mass: W::ZERO,
+        normal_impulse: W::ZERO,
+        tangent_impulse: W::ZERO,
+        max_normal_impulse: W::ZERO,
+        relative_velocity: W::ZERO,
     };
 }
 
-/// [`LANES`](super::lanes::LANES) contact constraints in struct-of-arrays form.
+/// Contact constraints, one per lane, in struct-of-arrays form.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ContactBundle {
+pub(crate) struct ContactBundle<W: Lanes = Wide> {
     /// The lanes' constraints, bodies and inverse masses.
-    pub bodies: LaneBodies,
-    pub normal: Vec2W,
-    pub friction: Wide,
-    pub restitution: Wide,
-    pub bias_rate: Wide,
-    pub mass_scale: Wide,
-    pub impulse_scale: Wide,
+    pub bodies: LaneBodies<W>,
+    pub normal: Vec2W<W>,
+    pub friction: W,
+    pub restitution: W,
+    pub bias_rate: W,
+    pub mass_scale: W,
+    pub impulse_scale: W,
     /// The 2×2 normal effective mass `[k11, k12, k22]` where `has_block` is set.
-    pub block: [Wide; 3],
-    pub has_block: Mask,
-    /// Lanes that hold a constraint.
-    pub used: Mask,
-    pub points: [PointW; 2],
+    pub block: [W; 3],
+    /// A mask: lanes solved as a block.
+    pub has_block: W,
+    /// A mask: lanes that hold a constraint.
+    pub used: W,
+    pub points: [PointW<W>; 2],
 }
 
-impl LaneBundle for ContactBundle {
+impl<W: Lanes> LaneBundle for ContactBundle<W> {
     type Constraint = ContactConstraint;
-    const EMPTY: ContactBundle = ContactBundle::EMPTY;
+    const WIDTH: usize = W::N;
+    const EMPTY: ContactBundle<W> = ContactBundle {
+        bodies: LaneBodies::EMPTY,
+        normal: Vec2W { x: W::ZERO, y: W::ZERO },
+        friction: W::ZERO,
+        restitution: W::ZERO,
+        bias_rate: W::ZERO,
+        mass_scale: W::ONE,
+        impulse_scale: W::ZERO,
+        // The identity keeps the unused block arithmetic finite.
+        block: [W::ONE, W::ZERO, W::ONE],
+        has_block: W::ZERO,
+        used: W::ZERO,
+        points: [PointW::EMPTY; 2],
+    };
 
     fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
         ContactBundle::set_lane(self, l, index, c);
     }
 }
 
-impl ContactBundle {
-    /// A bundle with every lane unused.
-    const EMPTY: ContactBundle = ContactBundle {
-        bodies: LaneBodies::EMPTY,
-        normal: Vec2W { x: ZERO, y: ZERO },
-        friction: ZERO,
-        restitution: ZERO,
-        bias_rate: ZERO,
-        mass_scale: ONE,
-        impulse_scale: ZERO,
-        // The identity keeps the unused block arithmetic finite.
-        block: [ONE, ZERO, ONE],
-        has_block: ZERO,
-        used: ZERO,
-        points: [PointW::EMPTY; 2],
-    };
-
+impl<W: Lanes> ContactBundle<W> {
     /// Writes constraint `c`, number `index`, to lane `l`.
     fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
-        let set = |w: &mut Wide, value: Real| w.as_mut_array()[l] = value;
+        let set = |w: &mut W, value: Real| w.set_lane(l, value);
         self.bodies.set_lane(l, index, (c.a, c.b), [c.inv_mass_a, c.inv_i_a, c.inv_mass_b, c.inv_i_b]);
         set(&mut self.normal.x, c.normal.x);
         set(&mut self.normal.y, c.normal.y);
@@ -134,7 +133,7 @@ impl ContactBundle {
 
     /// Applies `impulse` at point `k` to B and its opposite to A.
     #[inline(always)]
-    fn apply(&self, bodies: &mut (BodiesW, BodiesW), k: usize, impulse: &Vec2W) {
+    fn apply(&self, bodies: &mut (BodiesW<W>, BodiesW<W>), k: usize, impulse: &Vec2W<W>) {
         let p = &self.points[k];
         let (a, b) = bodies;
         a.v -= *impulse * self.bodies.inv_mass_a;
@@ -145,13 +144,14 @@ impl ContactBundle {
 
     /// Velocity of B's material point relative to A's at point `k`.
     #[inline(always)]
-    fn relative_velocity(&self, bodies: &(BodiesW, BodiesW), k: usize) -> Vec2W {
+    fn relative_velocity(&self, bodies: &(BodiesW<W>, BodiesW<W>), k: usize) -> Vec2W<W> {
         let p = &self.points[k];
         let (a, b) = bodies;
         (b.v + p.anchor_b.spun(b.w)) - (a.v + p.anchor_a.spun(a.w))
     }
 
     /// Applies last step's accumulated impulses.
+    #[inline(always)]
     pub fn warm_start(&mut self, states: &States) {
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let (n, t) = (self.normal, self.normal.right_perp());
@@ -167,31 +167,33 @@ impl ContactBundle {
     /// One pass of sequential impulses. With `use_bias`, overlap is pushed out
     /// softly (at most `max_push` m/s); without, only velocity errors are
     /// removed (the relax pass). Speculative points always use their gap.
+    #[inline(always)]
     pub fn solve(&mut self, states: &States, inv_h: Real, use_bias: bool, max_push: Real) {
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
-        let inv_h = Wide::splat(inv_h);
-        let push = Wide::splat(-max_push);
+        let inv_h = W::splat(inv_h);
+        let push = W::splat(-max_push);
+        let (zero, one) = (W::ZERO, W::ONE);
 
         // Per point: the velocity bias, mass scale and impulse scale, and
         // whether the point is still apart (speculative).
         let dp = bodies.1.dp - bodies.0.dp;
-        let mut terms = [(ZERO, ONE, ZERO, ZERO); 2];
+        let mut terms = [(zero, one, zero, zero); 2];
         for (k, term) in terms.iter_mut().enumerate() {
             let p = &self.points[k];
             let moved = dp + bodies.1.dq.apply(&p.anchor_b) - bodies.0.dq.apply(&p.anchor_a);
             let s = n.dot(&moved) + p.base_separation;
-            let apart = s.simd_gt(ZERO);
+            let apart = s.simd_gt(zero);
             let gap = s * inv_h;
             *term = if use_bias {
                 (
                     select(apart, gap, max(self.bias_rate * s, push)),
-                    select(apart, ONE, self.mass_scale),
-                    select(apart, ZERO, self.impulse_scale),
+                    select(apart, one, self.mass_scale),
+                    select(apart, zero, self.impulse_scale),
                     apart,
                 )
             } else {
-                (select(apart, gap, ZERO), ONE, ZERO, apart)
+                (select(apart, gap, zero), one, zero, apart)
             };
         }
 
@@ -214,20 +216,20 @@ impl ContactBundle {
             let solved = block_lanes & found;
             for (k, &yk) in y.iter().enumerate() {
                 let p = &mut self.points[k];
-                let applied = select(solved, yk - x_old[k], ZERO);
+                let applied = select(solved, yk - x_old[k], zero);
                 p.normal_impulse = select(solved, yk, x_old[k]);
                 p.max_normal_impulse = max(p.max_normal_impulse, applied);
                 self.apply(&mut bodies, k, &(n * applied));
             }
-            sequential &= !solved;
+            sequential = sequential & !solved;
         }
         if sequential.any() {
             for (k, &(bias, mass_scale, impulse_scale, _)) in terms.iter().enumerate() {
                 let vn = n.dot(&self.relative_velocity(&bodies, k));
                 let p = &mut self.points[k];
                 let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-                let accumulated = max(p.normal_impulse + impulse, ZERO);
-                let applied = select(sequential, accumulated - p.normal_impulse, ZERO);
+                let accumulated = max(p.normal_impulse + impulse, zero);
+                let applied = select(sequential, accumulated - p.normal_impulse, zero);
                 p.normal_impulse = select(sequential, accumulated, p.normal_impulse);
                 p.max_normal_impulse = max(p.max_normal_impulse, applied);
                 self.apply(&mut bodies, k, &(n * applied));
@@ -250,25 +252,27 @@ impl ContactBundle {
 
     /// Drives the normal velocity of points that approached faster than
     /// `threshold` and pushed during the step to `−e` times their approach velocity.
+    #[inline(always)]
     pub fn apply_restitution(&mut self, states: &States, threshold: Real) {
-        let bouncy = self.restitution.simd_gt(ZERO);
+        let zero = W::ZERO;
+        let bouncy = self.restitution.simd_gt(zero);
         if !bouncy.any() {
             return;
         }
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
-        let threshold = Wide::splat(-threshold);
+        let threshold = W::splat(-threshold);
         for k in 0..2 {
             let p = &self.points[k];
-            let bounce = bouncy & p.relative_velocity.simd_lt(threshold) & p.max_normal_impulse.simd_gt(ZERO);
+            let bounce = bouncy & p.relative_velocity.simd_lt(threshold) & p.max_normal_impulse.simd_gt(zero);
             if !bounce.any() {
                 continue;
             }
             let vn = n.dot(&self.relative_velocity(&bodies, k));
             let p = &mut self.points[k];
             let impulse = -p.normal_mass * (vn + self.restitution * p.relative_velocity);
-            let accumulated = max(p.normal_impulse + impulse, ZERO);
-            let applied = select(bounce, accumulated - p.normal_impulse, ZERO);
+            let accumulated = max(p.normal_impulse + impulse, zero);
+            let applied = select(bounce, accumulated - p.normal_impulse, zero);
             p.normal_impulse = select(bounce, accumulated, p.normal_impulse);
             p.max_normal_impulse = max(p.max_normal_impulse, applied);
             self.apply(&mut bodies, k, &(n * applied));
@@ -285,27 +289,28 @@ impl ContactBundle {
 /// enumeration, in the order: both, first only, second only, neither). The
 /// mask tells the lanes where one of the cases held.
 #[inline(always)]
-pub(crate) fn solve_block(
-    k: &[Wide; 3],
-    x_old: [Wide; 2],
-    vn_plus_bias: [Wide; 2],
-    ms: Wide,
-    is: Wide,
-) -> ([Wide; 2], Mask) {
+pub(crate) fn solve_block<W: Lanes>(
+    k: &[W; 3],
+    x_old: [W; 2],
+    vn_plus_bias: [W; 2],
+    ms: W,
+    is: W,
+) -> ([W; 2], W) {
+    let (zero, one) = (W::ZERO, W::ONE);
     let [k11, k12, k22] = *k;
     let kx = [k11 * x_old[0] + k12 * x_old[1], k12 * x_old[0] + k22 * x_old[1]];
-    let keep = ONE - is;
+    let keep = one - is;
     let r = [keep * kx[0] - ms * vn_plus_bias[0], keep * kx[1] - ms * vn_plus_bias[1]];
     let det = k11 * k22 - k12 * k12;
     let both = [(k22 * r[0] - k12 * r[1]) / det, (k11 * r[1] - k12 * r[0]) / det];
-    let both_ok = both[0].simd_ge(ZERO) & both[1].simd_ge(ZERO);
+    let both_ok = both[0].simd_ge(zero) & both[1].simd_ge(zero);
     let first = r[0] / k11;
-    let first_ok = first.simd_ge(ZERO) & (k12 * first - r[1]).simd_ge(ZERO);
+    let first_ok = first.simd_ge(zero) & (k12 * first - r[1]).simd_ge(zero);
     let second = r[1] / k22;
-    let second_ok = second.simd_ge(ZERO) & (k12 * second - r[0]).simd_ge(ZERO);
-    let neither_ok = r[0].simd_le(ZERO) & r[1].simd_le(ZERO);
-    let y0 = select(both_ok, both[0], select(first_ok, first, ZERO));
-    let y1 = select(both_ok, both[1], select(first_ok, ZERO, select(second_ok, second, ZERO)));
+    let second_ok = second.simd_ge(zero) & (k12 * second - r[0]).simd_ge(zero);
+    let neither_ok = r[0].simd_le(zero) & r[1].simd_le(zero);
+    let y0 = select(both_ok, both[0], select(first_ok, first, zero));
+    let y1 = select(both_ok, both[1], select(first_ok, zero, select(second_ok, second, zero)));
     ([y0, y1], both_ok | first_ok | second_ok | neither_ok)
 }
 

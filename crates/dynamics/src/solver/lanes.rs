@@ -1,47 +1,151 @@
-//! Numbers in SIMD lanes: the solver works on [`LANES`] constraints at once.
+//! Numbers in SIMD lanes: the solver works on several constraints at once.
 //!
-//! `Wide` is `wide::f32x4` (or `f64x4` with the `f64` feature): SSE on x86-64,
-//! NEON on aarch64, plain arrays elsewhere. Only operations that IEEE 754 rounds
-//! exactly the same way on every target are used here — add, subtract,
-//! multiply, divide, compare, select — never a fused multiply-add, and `max` and
-//! `min` are written as compare-and-select, because the instructions behind
-//! `maxps` and NEON's `fmaxnm` disagree on the sign of a zero result.
+//! [`Lanes`] is what the solver's lane code asks of a SIMD type. [`Wide`], the
+//! type every build has, is `wide::f32x4` (or `f64x4` with the `f64`
+//! feature): SSE on x86-64, NEON on aarch64, plain arrays elsewhere. On x86-64
+//! processors with AVX, contacts are solved eight at a time in
+//! [`Avx8`](super::avx::Avx8) instead, chosen when the program runs
+//! (`avx.rs`). Only operations that IEEE 754 rounds exactly the same way on
+//! every target are used — add, subtract, multiply, divide, compare, select —
+//! never a fused multiply-add, and `max` and `min` are written as
+//! compare-and-select, because the instructions behind `maxps` and NEON's
+//! `fmaxnm` disagree on the sign of a zero result. So the lane width never
+//! changes a result: each lane computes exactly what it would alone.
 
-use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+use std::fmt::Debug;
+use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
 
 use lamina_geometry::Real;
 #[cfg(test)]
 use lamina_geometry::{Rotation, Vec2};
 
-/// Constraints solved together: eight where the build targets AVX (256-bit
-/// registers), four elsewhere.
-#[cfg(all(not(feature = "f64"), target_feature = "avx"))]
-pub(crate) const LANES: usize = 8;
-/// Constraints solved together.
-#[cfg(not(all(not(feature = "f64"), target_feature = "avx")))]
-pub(crate) const LANES: usize = 4;
+use crate::body::NO_INDEX;
 
-/// [`LANES`] numbers side by side.
-#[cfg(all(not(feature = "f64"), target_feature = "avx"))]
-pub(crate) type Wide = wide::f32x8;
-/// [`LANES`] numbers side by side.
-#[cfg(all(not(feature = "f64"), not(target_feature = "avx")))]
+/// A SIMD vector of [`Lanes::N`] numbers, and its masks (of the same type:
+/// every bit set in a lane where true, clear where false).
+pub(crate) trait Lanes:
+    Copy
+    + Debug
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + 'static
+{
+    /// The number of lanes.
+    const N: usize;
+    /// Zero in every lane.
+    const ZERO: Self;
+    /// One in every lane.
+    const ONE: Self;
+    /// One index per lane (the bodies and constraints of a bundle).
+    type Indices: Copy + Debug + Send + Sync + AsRef<[u32]> + AsMut<[u32]>;
+    /// [`NO_INDEX`] in every lane.
+    const NO_INDICES: Self::Indices;
+
+    /// `v` in every lane.
+    fn splat(v: Real) -> Self;
+    /// Lane `l` is `f(l)`.
+    fn from_fn(f: impl FnMut(usize) -> Real) -> Self;
+    /// Lane `l`.
+    fn lane(&self, l: usize) -> Real;
+    /// Sets lane `l` to `v`.
+    fn set_lane(&mut self, l: usize, v: Real);
+    /// Per lane, `self > o`.
+    fn simd_gt(self, o: Self) -> Self;
+    /// Per lane, `self < o`.
+    fn simd_lt(self, o: Self) -> Self;
+    /// Per lane, `self >= o`.
+    fn simd_ge(self, o: Self) -> Self;
+    /// Per lane, `self <= o`.
+    fn simd_le(self, o: Self) -> Self;
+    /// This mask: `if_true` where set, `if_false` elsewhere.
+    fn select(self, if_true: Self, if_false: Self) -> Self;
+    /// True when this mask is set in some lane.
+    fn any(self) -> bool;
+    /// Sets this mask in lane `l`.
+    fn set_flag(&mut self, l: usize);
+}
+
+/// Four numbers side by side: the lanes of every build.
+#[cfg(not(feature = "f64"))]
 pub(crate) type Wide = wide::f32x4;
-/// [`LANES`] numbers side by side.
+/// Four numbers side by side: the lanes of every build.
 #[cfg(feature = "f64")]
 pub(crate) type Wide = wide::f64x4;
 
-/// A lane mask: every bit set where true, clear where false.
-pub(crate) type Mask = Wide;
+/// [`Wide`]'s lane count.
+pub(crate) const LANES: usize = 4;
 
 /// The bits of [`Wide`]'s lanes.
-#[cfg(all(not(feature = "f64"), target_feature = "avx"))]
-type Bits = wide::u32x8;
-/// The bits of [`Wide`]'s lanes.
-#[cfg(all(not(feature = "f64"), not(target_feature = "avx")))]
+#[cfg(not(feature = "f64"))]
 type Bits = wide::u32x4;
 #[cfg(feature = "f64")]
 type Bits = wide::u64x4;
+
+impl Lanes for Wide {
+    const N: usize = LANES;
+    const ZERO: Self = Wide::splat(0.0);
+    const ONE: Self = Wide::splat(1.0);
+    type Indices = [u32; LANES];
+    const NO_INDICES: Self::Indices = [NO_INDEX; LANES];
+
+    #[inline(always)]
+    fn splat(v: Real) -> Self {
+        Wide::splat(v)
+    }
+    #[inline(always)]
+    fn from_fn(f: impl FnMut(usize) -> Real) -> Self {
+        Wide::new(std::array::from_fn(f))
+    }
+    #[inline(always)]
+    fn lane(&self, l: usize) -> Real {
+        self.as_array()[l]
+    }
+    #[inline(always)]
+    fn set_lane(&mut self, l: usize, v: Real) {
+        self.as_mut_array()[l] = v;
+    }
+    #[inline(always)]
+    fn simd_gt(self, o: Self) -> Self {
+        Wide::simd_gt(self, o)
+    }
+    #[inline(always)]
+    fn simd_lt(self, o: Self) -> Self {
+        Wide::simd_lt(self, o)
+    }
+    #[inline(always)]
+    fn simd_ge(self, o: Self) -> Self {
+        Wide::simd_ge(self, o)
+    }
+    #[inline(always)]
+    fn simd_le(self, o: Self) -> Self {
+        Wide::simd_le(self, o)
+    }
+    #[inline(always)]
+    fn select(self, if_true: Self, if_false: Self) -> Self {
+        Wide::select(self, if_true, if_false)
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        Wide::any(self)
+    }
+    #[inline(always)]
+    fn set_flag(&mut self, l: usize) {
+        let mut bits = self.to_bits().to_array();
+        bits[l] = !0;
+        *self = Wide::from_bits(Bits::new(bits));
+    }
+}
 
 /// Zero in every lane.
 pub(crate) const ZERO: Wide = Wide::splat(0.0);
@@ -50,144 +154,146 @@ pub(crate) const ONE: Wide = Wide::splat(1.0);
 
 /// The larger of `a` and `b` per lane (`b` when they compare equal).
 #[inline(always)]
-pub(crate) fn max(a: Wide, b: Wide) -> Wide {
+pub(crate) fn max<W: Lanes>(a: W, b: W) -> W {
     a.simd_gt(b).select(a, b)
 }
 
 /// The smaller of `a` and `b` per lane (`b` when they compare equal).
 #[inline(always)]
-pub(crate) fn min(a: Wide, b: Wide) -> Wide {
+pub(crate) fn min<W: Lanes>(a: W, b: W) -> W {
     a.simd_lt(b).select(a, b)
 }
 
 /// `if_true` where `mask` is set, `if_false` elsewhere.
 #[inline(always)]
-pub(crate) fn select(mask: Mask, if_true: Wide, if_false: Wide) -> Wide {
+pub(crate) fn select<W: Lanes>(mask: W, if_true: W, if_false: W) -> W {
     mask.select(if_true, if_false)
 }
 
 /// A mask from one flag per lane.
 #[cfg(test)]
-pub(crate) fn mask_from(flags: [bool; LANES]) -> Mask {
+pub(crate) fn mask_from(flags: [bool; LANES]) -> Wide {
     Wide::from_bits(Bits::new(flags.map(|f| if f { !0 } else { 0 })))
 }
 
 /// Sets lane `l` of `mask` to true.
 #[inline]
-pub(crate) fn set_flag(mask: &mut Mask, l: usize) {
-    let mut bits = mask.to_bits().to_array();
-    bits[l] = !0;
-    *mask = Wide::from_bits(Bits::new(bits));
+pub(crate) fn set_flag<W: Lanes>(mask: &mut W, l: usize) {
+    mask.set_flag(l);
 }
 
 /// `LANES` 2D vectors, one per lane.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Vec2W {
-    pub x: Wide,
-    pub y: Wide,
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vec2W<W: Lanes = Wide> {
+    pub x: W,
+    pub y: W,
 }
 
+#[cfg(test)]
 impl Vec2W {
     /// The vectors `v[0]`, `v[1]`, ... side by side.
-    #[cfg(test)]
     pub fn from_lanes(v: [Vec2; LANES]) -> Self {
         Self { x: Wide::new(v.map(|v| v.x)), y: Wide::new(v.map(|v| v.y)) }
     }
+}
 
+impl<W: Lanes> Vec2W<W> {
     #[inline(always)]
-    pub fn dot(&self, o: &Vec2W) -> Wide {
+    pub fn dot(&self, o: &Vec2W<W>) -> W {
         self.x * o.x + self.y * o.y
     }
 
     /// The 2D cross product `self.x·o.y − self.y·o.x`.
     #[inline(always)]
-    pub fn cross(&self, o: &Vec2W) -> Wide {
+    pub fn cross(&self, o: &Vec2W<W>) -> W {
         self.x * o.y - self.y * o.x
     }
 
     /// `w × self` for an angular velocity `w`: the velocity of a point at `self`.
     #[inline(always)]
-    pub fn spun(&self, w: Wide) -> Vec2W {
+    pub fn spun(&self, w: W) -> Vec2W<W> {
         Vec2W { x: -w * self.y, y: w * self.x }
     }
 
     /// Rotated a quarter turn clockwise: the tangent `(n.y, −n.x)` of a normal.
     #[inline(always)]
-    pub fn right_perp(&self) -> Vec2W {
+    pub fn right_perp(&self) -> Vec2W<W> {
         Vec2W { x: self.y, y: -self.x }
     }
 }
 
-impl Add for Vec2W {
-    type Output = Vec2W;
+impl<W: Lanes> Add for Vec2W<W> {
+    type Output = Vec2W<W>;
     #[inline(always)]
-    fn add(self, o: Vec2W) -> Vec2W {
+    fn add(self, o: Vec2W<W>) -> Vec2W<W> {
         Vec2W { x: self.x + o.x, y: self.y + o.y }
     }
 }
 
-impl Sub for Vec2W {
-    type Output = Vec2W;
+impl<W: Lanes> Sub for Vec2W<W> {
+    type Output = Vec2W<W>;
     #[inline(always)]
-    fn sub(self, o: Vec2W) -> Vec2W {
+    fn sub(self, o: Vec2W<W>) -> Vec2W<W> {
         Vec2W { x: self.x - o.x, y: self.y - o.y }
     }
 }
 
-impl Mul<Wide> for Vec2W {
-    type Output = Vec2W;
+impl<W: Lanes> Mul<W> for Vec2W<W> {
+    type Output = Vec2W<W>;
     #[inline(always)]
-    fn mul(self, s: Wide) -> Vec2W {
+    fn mul(self, s: W) -> Vec2W<W> {
         Vec2W { x: self.x * s, y: self.y * s }
     }
 }
 
-impl Neg for Vec2W {
-    type Output = Vec2W;
+impl<W: Lanes> Neg for Vec2W<W> {
+    type Output = Vec2W<W>;
     #[inline(always)]
-    fn neg(self) -> Vec2W {
+    fn neg(self) -> Vec2W<W> {
         Vec2W { x: -self.x, y: -self.y }
     }
 }
 
-impl AddAssign for Vec2W {
+impl<W: Lanes> AddAssign for Vec2W<W> {
     #[inline(always)]
-    fn add_assign(&mut self, o: Vec2W) {
+    fn add_assign(&mut self, o: Vec2W<W>) {
         *self = *self + o;
     }
 }
 
-impl SubAssign for Vec2W {
+impl<W: Lanes> SubAssign for Vec2W<W> {
     #[inline(always)]
-    fn sub_assign(&mut self, o: Vec2W) {
+    fn sub_assign(&mut self, o: Vec2W<W>) {
         *self = *self - o;
     }
 }
 
-/// `LANES` rotations as unit complex numbers.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct RotW {
-    pub re: Wide,
-    pub im: Wide,
+/// Rotations as unit complex numbers, one per lane.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RotW<W: Lanes = Wide> {
+    pub re: W,
+    pub im: W,
 }
 
+#[cfg(test)]
 impl RotW {
-    #[cfg(test)]
     pub fn from_lanes(q: [Rotation; LANES]) -> Self {
         Self { re: Wide::new(q.map(|q| q.re)), im: Wide::new(q.map(|q| q.im)) }
     }
+}
 
+impl<W: Lanes> RotW<W> {
     /// `v` turned by this rotation.
     #[inline(always)]
-    pub fn apply(&self, v: &Vec2W) -> Vec2W {
+    pub fn apply(&self, v: &Vec2W<W>) -> Vec2W<W> {
         Vec2W { x: self.re * v.x - self.im * v.y, y: self.im * v.x + self.re * v.y }
     }
 }
 
 /// Lane `lane` of `w`.
 #[inline]
-pub(crate) fn lane(w: &Wide, lane: usize) -> Real {
-    w.as_array()[lane]
+pub(crate) fn lane<W: Lanes>(w: &W, lane: usize) -> Real {
+    w.lane(lane)
 }
 
 #[cfg(test)]

@@ -17,10 +17,14 @@
 //! the next step's warm start. Each stage is a method of [`Solver`]
 //! (`stages.rs`); the constraints are coloured in `constraint_graph.rs` so that
 //! one colour's can be solved in parallel (`parallel.rs`): contacts four at a
-//! time in SIMD lanes (`contact_bundle.rs`), joints one by one (`joints/`). Bodies carry only deltas (position and rotation since
+//! time in SIMD lanes (`contact_bundle.rs`; eight on x86-64 processors with
+//! AVX, `avx.rs`), plain point joints four at a time, other joints one by one
+//! (`joints/`). Bodies carry only deltas (position and rotation since
 //! the step began) through the substeps, and contact separation is recomputed from
 //! those deltas, which keeps precision far from the world origin.
 
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+pub(crate) mod avx;
 pub(crate) mod body_state;
 pub(crate) mod bundles;
 pub(crate) mod constraint_graph;

@@ -11,6 +11,8 @@ use rayon::prelude::*;
 use slotmap::SlotMap;
 
 use super::Softness;
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+use super::avx::Avx8;
 use super::body_state::{BodyParams, BodyState, States};
 use super::bundles::pack_bundles;
 use super::constraint_graph::ColorOrder;
@@ -20,6 +22,7 @@ use super::contact_solver::prepare as prepare_contact;
 use super::integrate;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::{JointBody, JointConstraint, JointContext};
+use super::lanes::Lanes;
 use super::parallel::for_each_in_color;
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
@@ -62,9 +65,69 @@ pub(crate) struct Solver {
     point_bundles: Vec<PointJointBundle>,
     point_bundle_starts: [usize; COLOR_COUNT + 1],
     /// The contacts packed in lanes, colour by colour.
-    bundles: Vec<ContactBundle>,
+    bundles: ContactBundles,
     /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.
     bundle_starts: [usize; COLOR_COUNT + 1],
+}
+
+/// The contacts packed in lanes: four, or eight where the processor has AVX
+/// (chosen once, when the solver is made).
+enum ContactBundles {
+    Four(Vec<ContactBundle>),
+    #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+    Eight(Vec<ContactBundle<Avx8>>),
+}
+
+impl Default for ContactBundles {
+    fn default() -> Self {
+        #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+        if super::avx::available() {
+            return ContactBundles::Eight(Vec::new());
+        }
+        ContactBundles::Four(Vec::new())
+    }
+}
+
+/// One pass of the solver over contact bundles of any width.
+pub(crate) trait ContactPass: Sync {
+    /// Runs the pass on one bundle.
+    fn run<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States);
+}
+
+/// Applies the impulses accumulated in the last step.
+struct WarmStart;
+
+impl ContactPass for WarmStart {
+    #[inline(always)]
+    fn run<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+        bundle.warm_start(states);
+    }
+}
+
+/// One pass of sequential impulses, with or without the position bias.
+struct Solve {
+    inv_h: Real,
+    max_push: Real,
+    use_bias: bool,
+}
+
+impl ContactPass for Solve {
+    #[inline(always)]
+    fn run<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+        bundle.solve(states, self.inv_h, self.use_bias, self.max_push);
+    }
+}
+
+/// Restitution of the points that approached faster than `threshold`.
+struct Restitution {
+    threshold: Real,
+}
+
+impl ContactPass for Restitution {
+    #[inline(always)]
+    fn run<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+        bundle.apply_restitution(states, self.threshold);
+    }
 }
 
 /// The parameters of an immovable body.
@@ -78,6 +141,13 @@ const FIXED_PARAMS: BodyParams = BodyParams {
 };
 
 impl Solver {
+    /// Solves contacts four at a time whatever the processor has (for tests
+    /// that compare the lane widths).
+    #[cfg(all(test, target_arch = "x86_64", not(feature = "f64")))]
+    pub fn use_four_lanes(&mut self) {
+        self.bundles = ContactBundles::Four(Vec::new());
+    }
+
     /// Gives every awake movable body a solver slot, in key order, with its
     /// velocities and this step's accelerations; other bodies get `NO_INDEX`.
     pub fn gather_bodies(&mut self, bodies: &mut SlotMap<BodyKey, Body>, settings: &WorldSettings, h: Real) {
@@ -256,7 +326,12 @@ impl Solver {
                 settings.enable_warm_starting,
             )
         };
-        pack_bundles(&self.graph.contacts, &mut self.bundles, &mut self.bundle_starts, prepare_constraint);
+        let (graph, starts) = (&self.graph.contacts, &mut self.bundle_starts);
+        match &mut self.bundles {
+            ContactBundles::Four(bundles) => pack_bundles(graph, bundles, starts, prepare_constraint),
+            #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+            ContactBundles::Eight(bundles) => pack_bundles(graph, bundles, starts, prepare_constraint),
+        }
     }
 
     /// Gravity, forces and damping over one substep.
@@ -271,7 +346,7 @@ impl Solver {
 
     /// Applies the impulses accumulated in the last step.
     pub fn warm_start(&mut self) {
-        self.for_each_color(|j, st| j.warm_start(st), |p, st| p.warm_start(st), |c, st| c.warm_start(st));
+        self.for_each_color(|j, st| j.warm_start(st), |p, st| p.warm_start(st), WarmStart);
     }
 
     /// One pass of every constraint with position bias (`use_bias`) or, in the
@@ -280,13 +355,13 @@ impl Solver {
         self.for_each_color(
             |j, st| j.solve(st, inv_h, use_bias),
             |p, st| p.solve(st, use_bias),
-            |c, st| c.solve(st, inv_h, use_bias, max_push),
+            Solve { inv_h, max_push, use_bias },
         );
     }
 
     /// Restitution of contacts (joints have none).
     pub fn apply_restitution(&mut self, threshold: Real) {
-        self.for_each_color(|_, _| {}, |_, _| {}, |c, st| c.apply_restitution(st, threshold));
+        self.for_each_color(|_, _| {}, |_, _| {}, Restitution { threshold });
     }
 
     /// Writes the accumulated impulses back to the contacts and joints, for the
@@ -298,16 +373,10 @@ impl Solver {
         joints: &mut SlotMap<JointKey, Joint>,
         h: Real,
     ) {
-        for bundle in &self.bundles {
-            for (l, &member) in bundle.bodies.members.iter().enumerate() {
-                if member == NO_INDEX {
-                    continue;
-                }
-                let contact = &mut contacts[self.contact_keys[member as usize]];
-                for (k, p) in contact.points.iter_mut().enumerate() {
-                    (p.normal_impulse, p.tangent_impulse) = bundle.impulses(l, k);
-                }
-            }
+        match &self.bundles {
+            ContactBundles::Four(bundles) => store_contact_impulses(bundles, &self.contact_keys, contacts),
+            #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+            ContactBundles::Eight(bundles) => store_contact_impulses(bundles, &self.contact_keys, contacts),
         }
         for (c, &member) in self.joints.iter().zip(&self.other_joints.order) {
             let joint = &mut joints[self.joint_keys[member as usize]];
@@ -334,7 +403,7 @@ impl Solver {
     where
         J: Fn(&mut JointConstraint, &States) + Sync,
         P: Fn(&mut PointJointBundle, &States) + Sync,
-        C: Fn(&mut ContactBundle, &States) + Sync,
+        C: ContactPass,
     {
         let states = States::new(&mut self.states);
         let (joint_starts, bundle_starts) = (&self.other_joints.starts, &self.bundle_starts);
@@ -345,8 +414,40 @@ impl Solver {
             for_each_in_color(joints, serial, &states, &joint);
             let points = &mut self.point_bundles[point_starts[color]..point_starts[color + 1]];
             for_each_in_color(points, serial, &states, &point);
-            let bundles = &mut self.bundles[bundle_starts[color]..bundle_starts[color + 1]];
-            for_each_in_color(bundles, serial, &states, &contact);
+            let range = bundle_starts[color]..bundle_starts[color + 1];
+            match &mut self.bundles {
+                ContactBundles::Four(bundles) => {
+                    for_each_in_color(&mut bundles[range], serial, &states, &|c, st| contact.run(c, st));
+                }
+                #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+                ContactBundles::Eight(bundles) => {
+                    // SAFETY: the solver holds eight-lane bundles only where
+                    // the processor has AVX.
+                    let run = |c: &mut ContactBundle<Avx8>, st: &States| unsafe {
+                        super::avx::run(&contact, c, st)
+                    };
+                    for_each_in_color(&mut bundles[range], serial, &states, &run);
+                }
+            }
+        }
+    }
+}
+
+/// Writes each bundle's accumulated impulses back to its lanes' contacts.
+fn store_contact_impulses<W: Lanes>(
+    bundles: &[ContactBundle<W>],
+    keys: &[ContactKey],
+    contacts: &mut SlotMap<ContactKey, Contact>,
+) {
+    for bundle in bundles {
+        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
+            if member == NO_INDEX {
+                continue;
+            }
+            let contact = &mut contacts[keys[member as usize]];
+            for (k, p) in contact.points.iter_mut().enumerate() {
+                (p.normal_impulse, p.tangent_impulse) = bundle.impulses(l, k);
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::joint::Joint;
 use crate::solver::Softness;
 use crate::solver::body_state::{BodiesW, States};
 use crate::solver::bundles::{LaneBodies, LaneBundle};
-use crate::solver::lanes::{ONE, Vec2W, Wide, ZERO, lane, select};
+use crate::solver::lanes::{LANES, ONE, Vec2W, Wide, ZERO, lane, select};
 
 /// One plain point joint as prepared for a lane: only what its rows read.
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +71,7 @@ pub(crate) struct PointJointBundle {
 
 impl LaneBundle for PointJointBundle {
     type Constraint = PointJoint;
+    const WIDTH: usize = LANES;
 
     const EMPTY: PointJointBundle = PointJointBundle {
         bodies: LaneBodies::EMPTY,

@@ -1,0 +1,319 @@
+//! Eight lanes on x86-64 processors with AVX, chosen when the program runs.
+//!
+//! A build for plain x86-64 (the default target) may only assume SSE2, so the
+//! `wide` crate gives it four lanes. Most processors it runs on have AVX,
+//! whose 256-bit registers hold eight: the contact solver then runs in
+//! [`Avx8`], inside functions compiled for AVX ([`run`]), once
+//! [`available`] has confirmed that the processor has it. Every operation is
+//! the IEEE 754 operation the four-lane type performs (no fused multiply-add),
+//! and a lane's result never depends on its neighbours, so both widths give
+//! the same bits.
+
+use std::arch::x86_64::{
+    __m256, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_and_ps, _mm256_blendv_ps,
+    _mm256_cmp_ps, _mm256_div_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_or_ps, _mm256_set1_ps,
+    _mm256_sub_ps, _mm256_xor_ps,
+};
+use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
+
+use super::body_state::States;
+use super::contact_bundle::ContactBundle;
+use super::lanes::Lanes;
+use super::stages::ContactPass;
+use crate::body::NO_INDEX;
+
+/// True when this processor runs AVX instructions (checked once, then cached
+/// by the standard library).
+pub(crate) fn available() -> bool {
+    std::arch::is_x86_feature_detected!("avx")
+}
+
+/// Runs `pass` on an eight-lane bundle, compiled for AVX.
+///
+/// # Safety
+///
+/// The processor must have AVX ([`available`]).
+#[target_feature(enable = "avx")]
+pub(crate) unsafe fn run<P: ContactPass>(pass: &P, bundle: &mut ContactBundle<Avx8>, states: &States) {
+    pass.run(bundle, states);
+}
+
+/// Eight `f32` lanes in one AVX register.
+///
+/// Values of this type exist only in solvers that found AVX [`available`]:
+/// every operation below executes an AVX instruction.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Avx8(__m256);
+
+impl Avx8 {
+    /// The lanes from an array.
+    #[inline(always)]
+    const fn from_array(a: [f32; 8]) -> Self {
+        // SAFETY: `__m256` is 32 bytes of plain data, like `[f32; 8]`.
+        Self(unsafe { std::mem::transmute::<[f32; 8], __m256>(a) })
+    }
+
+    /// The lanes as an array.
+    #[inline(always)]
+    fn to_array(self) -> [f32; 8] {
+        // SAFETY: as in `from_array`.
+        unsafe { std::mem::transmute::<__m256, [f32; 8]>(self.0) }
+    }
+
+    /// The lanes in place.
+    #[inline(always)]
+    fn as_array(&self) -> &[f32; 8] {
+        // SAFETY: `Avx8` is a transparent `__m256`, 32 bytes of plain data
+        // aligned at least as `[f32; 8]`.
+        unsafe { &*(self as *const Avx8).cast::<[f32; 8]>() }
+    }
+
+    /// The lanes in place, to write.
+    #[inline(always)]
+    fn as_mut_array(&mut self) -> &mut [f32; 8] {
+        // SAFETY: as in `as_array`.
+        unsafe { &mut *(self as *mut Avx8).cast::<[f32; 8]>() }
+    }
+
+    /// All bits set in every lane.
+    #[inline(always)]
+    fn all_bits() -> Self {
+        Self::from_array([f32::from_bits(!0); 8])
+    }
+}
+
+impl std::fmt::Debug for Avx8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.to_array().fmt(f)
+    }
+}
+
+/// Defines a binary operator trait of `Avx8` as one AVX instruction.
+macro_rules! binary {
+    ($trait:ident, $method:ident, $intrinsic:ident) => {
+        impl $trait for Avx8 {
+            type Output = Avx8;
+            #[inline(always)]
+            fn $method(self, o: Avx8) -> Avx8 {
+                // SAFETY: an `Avx8` exists only where AVX is available.
+                Avx8(unsafe { $intrinsic(self.0, o.0) })
+            }
+        }
+    };
+}
+
+binary!(Add, add, _mm256_add_ps);
+binary!(Sub, sub, _mm256_sub_ps);
+binary!(Mul, mul, _mm256_mul_ps);
+binary!(Div, div, _mm256_div_ps);
+binary!(BitAnd, bitand, _mm256_and_ps);
+binary!(BitOr, bitor, _mm256_or_ps);
+binary!(BitXor, bitxor, _mm256_xor_ps);
+
+impl Neg for Avx8 {
+    type Output = Avx8;
+    /// Flips the sign bit, as the four-lane type does (so `-0.0` stays exact).
+    #[inline(always)]
+    fn neg(self) -> Avx8 {
+        self ^ Avx8::splat(-0.0)
+    }
+}
+
+impl Not for Avx8 {
+    type Output = Avx8;
+    #[inline(always)]
+    fn not(self) -> Avx8 {
+        self ^ Avx8::all_bits()
+    }
+}
+
+impl AddAssign for Avx8 {
+    #[inline(always)]
+    fn add_assign(&mut self, o: Avx8) {
+        *self = *self + o;
+    }
+}
+
+impl SubAssign for Avx8 {
+    #[inline(always)]
+    fn sub_assign(&mut self, o: Avx8) {
+        *self = *self - o;
+    }
+}
+
+impl Lanes for Avx8 {
+    const N: usize = 8;
+    const ZERO: Self = Avx8::from_array([0.0; 8]);
+    const ONE: Self = Avx8::from_array([1.0; 8]);
+    type Indices = [u32; 8];
+    const NO_INDICES: Self::Indices = [NO_INDEX; 8];
+
+    #[inline(always)]
+    fn splat(v: f32) -> Self {
+        // SAFETY: an `Avx8` is made only where AVX is available.
+        Avx8(unsafe { _mm256_set1_ps(v) })
+    }
+    #[inline(always)]
+    fn from_fn(f: impl FnMut(usize) -> f32) -> Self {
+        Avx8::from_array(std::array::from_fn(f))
+    }
+    #[inline(always)]
+    fn lane(&self, l: usize) -> f32 {
+        self.as_array()[l]
+    }
+    /// Writes the one lane in place: a vector rebuilt around it would be
+    /// stored whole and read back, which stalls on every lane of a bundle.
+    #[inline(always)]
+    fn set_lane(&mut self, l: usize, v: f32) {
+        self.as_mut_array()[l] = v;
+    }
+    // The ordered, quiet predicates: false where either side is NaN, as the
+    // four-lane comparisons.
+    #[inline(always)]
+    fn simd_gt(self, o: Self) -> Self {
+        // SAFETY: as in `splat`.
+        Avx8(unsafe { _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn simd_lt(self, o: Self) -> Self {
+        // SAFETY: as in `splat`.
+        Avx8(unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn simd_ge(self, o: Self) -> Self {
+        // SAFETY: as in `splat`.
+        Avx8(unsafe { _mm256_cmp_ps::<_CMP_GE_OQ>(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn simd_le(self, o: Self) -> Self {
+        // SAFETY: as in `splat`.
+        Avx8(unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, o.0) })
+    }
+    /// Masks are all ones or all zeros per lane, so blending on the sign bit
+    /// picks exactly what a bitwise select would.
+    #[inline(always)]
+    fn select(self, if_true: Self, if_false: Self) -> Self {
+        // SAFETY: as in `splat`.
+        Avx8(unsafe { _mm256_blendv_ps(if_false.0, if_true.0, self.0) })
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        // SAFETY: as in `splat`.
+        unsafe { _mm256_movemask_ps(self.0) != 0 }
+    }
+    #[inline(always)]
+    fn set_flag(&mut self, l: usize) {
+        self.set_lane(l, f32::from_bits(!0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::lanes::Wide;
+
+    /// Each operation against the four-lane type's, bit for bit, on numbers
+    /// that include signed zeros, infinities and NaN.
+    #[test]
+    fn eight_lanes_match_four_lanes_bit_for_bit() {
+        if !available() {
+            return;
+        }
+        let values = [0.0, -0.0, 1.5, -2.25, 3.0e38, f32::INFINITY, f32::NAN, 1.0e-40, 7.0, -7.0];
+        let mut cases = Vec::new();
+        for (i, &a) in values.iter().enumerate() {
+            for &b in &values[i..] {
+                cases.push((a, b));
+            }
+        }
+        let four = |lanes: &[(f32, f32)], f: &dyn Fn(Wide, Wide) -> Wide| {
+            let mut out = Vec::new();
+            for chunk in lanes.chunks(4) {
+                let a = Wide::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.0));
+                let b = Wide::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.1));
+                out.extend_from_slice(&f(a, b).to_array()[..chunk.len()]);
+            }
+            out
+        };
+        let eight = |lanes: &[(f32, f32)], f: &dyn Fn(Avx8, Avx8) -> Avx8| {
+            let mut out = Vec::new();
+            for chunk in lanes.chunks(8) {
+                let a = Avx8::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.0));
+                let b = Avx8::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.1));
+                out.extend_from_slice(&f(a, b).to_array()[..chunk.len()]);
+            }
+            out
+        };
+        let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        type Op<W> = (&'static str, fn(W, W) -> W);
+        fn ops<W: Lanes>() -> [Op<W>; 13] {
+            [
+                ("add", |a, b| a + b),
+                ("sub", |a, b| a - b),
+                ("mul", |a, b| a * b),
+                ("div", |a, b| a / b),
+                ("neg", |a, _| -a),
+                ("gt", |a, b| a.simd_gt(b)),
+                ("lt", |a, b| a.simd_lt(b)),
+                ("ge", |a, b| a.simd_ge(b)),
+                ("le", |a, b| a.simd_le(b)),
+                ("select", |a, b| a.simd_gt(b).select(a, b)),
+                ("and not", |a, b| a.simd_lt(b) & !b.simd_le(a)),
+                ("or xor", |a, b| (a.simd_ge(b) | b.simd_ge(a)) ^ a.simd_le(b)),
+                ("max", crate::solver::lanes::max),
+            ]
+        }
+        for ((name, f4), (_, f8)) in ops::<Wide>().into_iter().zip(ops::<Avx8>()) {
+            assert_eq!(bits(four(&cases, &f4)), bits(eight(&cases, &f8)), "{name}");
+        }
+        let mut mask = Avx8::ZERO;
+        assert!(!mask.any());
+        mask.set_flag(5);
+        assert!(mask.any());
+        assert_eq!(mask.select(Avx8::ONE, Avx8::ZERO).to_array(), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+    }
+
+    /// A scene with every kind of contact lane (resting stacks, sliding
+    /// friction, bounces, speculative points, a fixed ground, mixed one- and
+    /// two-point manifolds) gives the same bits with eight lanes as with four.
+    #[test]
+    fn eight_lanes_step_as_four_lanes_do() {
+        use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
+        use lamina_geometry::Shape;
+        if !available() {
+            return;
+        }
+        let build = || {
+            let mut world = World::new(WorldSettings::default());
+            let ground = world.add_body(BodyDesc::fixed());
+            world.add_collider(ground, ColliderDesc::new(Shape::rectangle(40.0, 0.5))).unwrap();
+            for row in 0..12 {
+                for i in 0..(12 - row) {
+                    let x = -6.0 + i as f32 + 0.5 * row as f32;
+                    let body = world.add_body(BodyDesc::dynamic().translation(x, 1.0 + row as f32));
+                    world
+                        .add_collider(body, ColliderDesc::new(Shape::rectangle(0.5, 0.5)).friction(0.6))
+                        .unwrap();
+                }
+            }
+            for i in 0..20 {
+                let body = world.add_body(
+                    BodyDesc::dynamic()
+                        .translation(10.0 + i as f32 * 0.7, 3.0 + (i % 3) as f32)
+                        .linear_velocity(lamina_geometry::Vec2::new(-2.0, -(i as f32))),
+                );
+                let shape = if i % 2 == 0 { Shape::circle(0.3) } else { Shape::rectangle(0.3, 0.2) };
+                world.add_collider(body, ColliderDesc::new(shape).restitution(0.5).friction(0.2)).unwrap();
+            }
+            world
+        };
+        let (mut eight, mut four) = (build(), build());
+        four.solver.use_four_lanes();
+        for step in 0..240 {
+            eight.step(1.0 / 60.0).unwrap();
+            four.step(1.0 / 60.0).unwrap();
+            assert_eq!(eight.state_hash(), four.state_hash(), "step {step}");
+        }
+    }
+}
