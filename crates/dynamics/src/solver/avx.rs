@@ -2,24 +2,26 @@
 //!
 //! A build for plain x86-64 (the default target) may only assume SSE2, so the
 //! `wide` crate gives it four lanes. Most processors it runs on have AVX,
-//! whose 256-bit registers hold eight: the contact solver then runs in
-//! [`Avx8`], inside functions compiled for AVX ([`run`]), once
+//! whose 256-bit registers hold eight: contacts and point joints are then
+//! solved in [`Avx8`], inside functions compiled for AVX ([`contacts`],
+//! [`points`]), once
 //! [`available`] has confirmed that the processor has it. Every operation is
 //! the IEEE 754 operation the four-lane type performs (no fused multiply-add),
 //! and a lane's result never depends on its neighbours, so both widths give
 //! the same bits.
 
 use std::arch::x86_64::{
-    __m256, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_and_ps, _mm256_blendv_ps,
-    _mm256_cmp_ps, _mm256_div_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_or_ps, _mm256_set1_ps,
-    _mm256_sub_ps, _mm256_xor_ps,
+    __m256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_and_ps,
+    _mm256_blendv_ps, _mm256_cmp_ps, _mm256_div_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_or_ps,
+    _mm256_set1_ps, _mm256_sub_ps, _mm256_xor_ps,
 };
 use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
 
 use super::body_state::States;
 use super::contact_bundle::ContactBundle;
+use super::joints::point_bundle::PointJointBundle;
 use super::lanes::Lanes;
-use super::stages::ContactPass;
+use super::stages::LanePass;
 use crate::body::NO_INDEX;
 
 /// True when this processor runs AVX instructions (checked once, then cached
@@ -28,14 +30,24 @@ pub(crate) fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx")
 }
 
-/// Runs `pass` on an eight-lane bundle, compiled for AVX.
+/// Runs `pass` on eight contacts, compiled for AVX.
 ///
 /// # Safety
 ///
 /// The processor must have AVX ([`available`]).
 #[target_feature(enable = "avx")]
-pub(crate) unsafe fn run<P: ContactPass>(pass: &P, bundle: &mut ContactBundle<Avx8>, states: &States) {
-    pass.run(bundle, states);
+pub(crate) unsafe fn contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<Avx8>, states: &States) {
+    pass.contacts(bundle, states);
+}
+
+/// Runs `pass` on eight point joints, compiled for AVX.
+///
+/// # Safety
+///
+/// The processor must have AVX ([`available`]).
+#[target_feature(enable = "avx")]
+pub(crate) unsafe fn points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Avx8>, states: &States) {
+    pass.points(bundle, states);
 }
 
 /// Eight `f32` lanes in one AVX register.
@@ -190,6 +202,11 @@ impl Lanes for Avx8 {
         // SAFETY: as in `splat`.
         Avx8(unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, o.0) })
     }
+    #[inline(always)]
+    fn simd_eq(self, o: Self) -> Self {
+        // SAFETY: as in `splat`.
+        Avx8(unsafe { _mm256_cmp_ps::<_CMP_EQ_OQ>(self.0, o.0) })
+    }
     /// Masks are all ones or all zeros per lane, so blending on the sign bit
     /// picks exactly what a bitwise select would.
     #[inline(always)]
@@ -247,7 +264,7 @@ mod tests {
         };
         let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
         type Op<W> = (&'static str, fn(W, W) -> W);
-        fn ops<W: Lanes>() -> [Op<W>; 13] {
+        fn ops<W: Lanes>() -> [Op<W>; 14] {
             [
                 ("add", |a, b| a + b),
                 ("sub", |a, b| a - b),
@@ -258,6 +275,7 @@ mod tests {
                 ("lt", |a, b| a.simd_lt(b)),
                 ("ge", |a, b| a.simd_ge(b)),
                 ("le", |a, b| a.simd_le(b)),
+                ("eq", |a, b| a.simd_eq(b)),
                 ("select", |a, b| a.simd_gt(b).select(a, b)),
                 ("and not", |a, b| a.simd_lt(b) & !b.simd_le(a)),
                 ("or xor", |a, b| (a.simd_ge(b) | b.simd_ge(a)) ^ a.simd_le(b)),
@@ -276,7 +294,8 @@ mod tests {
 
     /// A scene with every kind of contact lane (resting stacks, sliding
     /// friction, bounces, speculative points, a fixed ground, mixed one- and
-    /// two-point manifolds) gives the same bits with eight lanes as with four.
+    /// two-point manifolds) and a chain of point joints gives the same bits
+    /// with eight lanes as with four.
     #[test]
     fn eight_lanes_step_as_four_lanes_do() {
         use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
@@ -305,6 +324,16 @@ mod tests {
                 );
                 let shape = if i % 2 == 0 { Shape::circle(0.3) } else { Shape::rectangle(0.3, 0.2) };
                 world.add_collider(body, ColliderDesc::new(shape).restitution(0.5).friction(0.2)).unwrap();
+            }
+            // A swinging chain of plain revolute joints: point-joint bundles.
+            let mut previous = ground;
+            for i in 0..24 {
+                let x = -20.0 + 0.5 * i as f32;
+                let link = world.add_body(BodyDesc::dynamic().translation(x + 0.25, 12.0));
+                world.add_collider(link, ColliderDesc::new(Shape::rectangle(0.25, 0.05))).unwrap();
+                let anchor = lamina_geometry::Point::new(x, 12.0);
+                world.add_joint(crate::JointDesc::revolute(previous, link, anchor)).unwrap();
+                previous = link;
             }
             world
         };

@@ -68,6 +68,8 @@ pub(crate) trait Lanes:
     fn simd_ge(self, o: Self) -> Self;
     /// Per lane, `self <= o`.
     fn simd_le(self, o: Self) -> Self;
+    /// Per lane, `self == o`.
+    fn simd_eq(self, o: Self) -> Self;
     /// This mask: `if_true` where set, `if_false` elsewhere.
     fn select(self, if_true: Self, if_false: Self) -> Self;
     /// True when this mask is set in some lane.
@@ -132,6 +134,10 @@ impl Lanes for Wide {
         Wide::simd_le(self, o)
     }
     #[inline(always)]
+    fn simd_eq(self, o: Self) -> Self {
+        Wide::simd_eq(self, o)
+    }
+    #[inline(always)]
     fn select(self, if_true: Self, if_false: Self) -> Self {
         Wide::select(self, if_true, if_false)
     }
@@ -148,8 +154,10 @@ impl Lanes for Wide {
 }
 
 /// Zero in every lane.
+#[cfg(test)]
 pub(crate) const ZERO: Wide = Wide::splat(0.0);
 /// One in every lane.
+#[cfg(test)]
 pub(crate) const ONE: Wide = Wide::splat(1.0);
 
 /// The larger of `a` and `b` per lane (`b` when they compare equal).

@@ -62,44 +62,57 @@ pub(crate) struct Solver {
     joints: Vec<JointConstraint>,
     /// The plain point joints packed in lanes, colour by colour:
     /// `point_bundles[point_bundle_starts[c]..point_bundle_starts[c + 1]]` hold colour `c`.
-    point_bundles: Vec<PointJointBundle>,
+    point_bundles: Bundles<PointJointBundle, PointJointBundle<Eight>>,
     point_bundle_starts: [usize; COLOR_COUNT + 1],
     /// The contacts packed in lanes, colour by colour.
-    bundles: ContactBundles,
+    bundles: Bundles<ContactBundle, ContactBundle<Eight>>,
     /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.
     bundle_starts: [usize; COLOR_COUNT + 1],
 }
 
-/// The contacts packed in lanes: four, or eight where the processor has AVX
-/// (chosen once, when the solver is made).
-enum ContactBundles {
-    Four(Vec<ContactBundle>),
-    #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
-    Eight(Vec<ContactBundle<Avx8>>),
+/// Bundles of one kind packed in lanes: four, or eight where the processor
+/// has AVX (chosen once, when the solver is made).
+enum Bundles<B4, B8> {
+    Four(Vec<B4>),
+    #[cfg_attr(not(all(target_arch = "x86_64", not(feature = "f64"))), allow(dead_code))]
+    Eight(Vec<B8>),
 }
 
-impl Default for ContactBundles {
+impl<B4, B8> Default for Bundles<B4, B8> {
     fn default() -> Self {
         #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
         if super::avx::available() {
-            return ContactBundles::Eight(Vec::new());
+            return Bundles::Eight(Vec::new());
         }
-        ContactBundles::Four(Vec::new())
+        Bundles::Four(Vec::new())
     }
 }
 
-/// One pass of the solver over contact bundles of any width.
-pub(crate) trait ContactPass: Sync {
-    /// Runs the pass on one bundle.
-    fn run<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States);
+/// The eight-lane type where there is one; elsewhere a stand-in that is never used.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+type Eight = Avx8;
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+type Eight = super::lanes::Wide;
+
+/// One pass of the solver over bundles of any width: contacts and plain
+/// point joints.
+pub(crate) trait LanePass: Sync {
+    /// Runs the pass on one bundle of contacts.
+    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States);
+    /// Runs the pass on one bundle of point joints.
+    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States);
 }
 
 /// Applies the impulses accumulated in the last step.
 struct WarmStart;
 
-impl ContactPass for WarmStart {
+impl LanePass for WarmStart {
     #[inline(always)]
-    fn run<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+        bundle.warm_start(states);
+    }
+    #[inline(always)]
+    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
         bundle.warm_start(states);
     }
 }
@@ -111,22 +124,45 @@ struct Solve {
     use_bias: bool,
 }
 
-impl ContactPass for Solve {
+impl LanePass for Solve {
     #[inline(always)]
-    fn run<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
         bundle.solve(states, self.inv_h, self.use_bias, self.max_push);
+    }
+    #[inline(always)]
+    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
+        bundle.solve(states, self.use_bias);
     }
 }
 
-/// Restitution of the points that approached faster than `threshold`.
+/// Restitution of the points that approached faster than `threshold`
+/// (joints have none).
 struct Restitution {
     threshold: Real,
 }
 
-impl ContactPass for Restitution {
+impl LanePass for Restitution {
     #[inline(always)]
-    fn run<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
         bundle.apply_restitution(states, self.threshold);
+    }
+    #[inline(always)]
+    fn points<W: Lanes>(&self, _: &mut PointJointBundle<W>, _: &States) {}
+}
+
+/// Runs `pass` over `bundles[range]` of one colour, through functions
+/// compiled for AVX where the bundles are eight wide.
+fn run_bundles<B4: Send, B8: Send>(
+    bundles: &mut Bundles<B4, B8>,
+    range: std::ops::Range<usize>,
+    serial: bool,
+    states: &States,
+    four: impl Fn(&mut B4, &States) + Sync,
+    eight: impl Fn(&mut B8, &States) + Sync,
+) {
+    match bundles {
+        Bundles::Four(b) => for_each_in_color(&mut b[range], serial, states, &four),
+        Bundles::Eight(b) => for_each_in_color(&mut b[range], serial, states, &eight),
     }
 }
 
@@ -145,7 +181,8 @@ impl Solver {
     /// that compare the lane widths).
     #[cfg(all(test, target_arch = "x86_64", not(feature = "f64")))]
     pub fn use_four_lanes(&mut self) {
-        self.bundles = ContactBundles::Four(Vec::new());
+        self.bundles = Bundles::Four(Vec::new());
+        self.point_bundles = Bundles::Four(Vec::new());
     }
 
     /// Gives every awake movable body a solver slot, in key order, with its
@@ -289,12 +326,11 @@ impl Solver {
                 .map(|&i| prepare_joint(i))
                 .collect_into_vec(&mut self.joints);
         }
-        pack_bundles(
-            &self.plain_joints,
-            &mut self.point_bundles,
-            &mut self.point_bundle_starts,
-            prepare_point,
-        );
+        let (plain, starts) = (&self.plain_joints, &mut self.point_bundle_starts);
+        match &mut self.point_bundles {
+            Bundles::Four(bundles) => pack_bundles(plain, bundles, starts, prepare_point),
+            Bundles::Eight(bundles) => pack_bundles(plain, bundles, starts, prepare_point),
+        }
 
         // Contacts with immovable bodies are made twice as stiff (nothing on
         // the other side gives way), within the same limit.
@@ -328,9 +364,8 @@ impl Solver {
         };
         let (graph, starts) = (&self.graph.contacts, &mut self.bundle_starts);
         match &mut self.bundles {
-            ContactBundles::Four(bundles) => pack_bundles(graph, bundles, starts, prepare_constraint),
-            #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
-            ContactBundles::Eight(bundles) => pack_bundles(graph, bundles, starts, prepare_constraint),
+            Bundles::Four(bundles) => pack_bundles(graph, bundles, starts, prepare_constraint),
+            Bundles::Eight(bundles) => pack_bundles(graph, bundles, starts, prepare_constraint),
         }
     }
 
@@ -346,22 +381,18 @@ impl Solver {
 
     /// Applies the impulses accumulated in the last step.
     pub fn warm_start(&mut self) {
-        self.for_each_color(|j, st| j.warm_start(st), |p, st| p.warm_start(st), WarmStart);
+        self.for_each_color(|j, st| j.warm_start(st), WarmStart);
     }
 
     /// One pass of every constraint with position bias (`use_bias`) or, in the
     /// relax pass, without.
     pub fn solve(&mut self, inv_h: Real, max_push: Real, use_bias: bool) {
-        self.for_each_color(
-            |j, st| j.solve(st, inv_h, use_bias),
-            |p, st| p.solve(st, use_bias),
-            Solve { inv_h, max_push, use_bias },
-        );
+        self.for_each_color(|j, st| j.solve(st, inv_h, use_bias), Solve { inv_h, max_push, use_bias });
     }
 
     /// Restitution of contacts (joints have none).
     pub fn apply_restitution(&mut self, threshold: Real) {
-        self.for_each_color(|_, _| {}, |_, _| {}, Restitution { threshold });
+        self.for_each_color(|_, _| {}, Restitution { threshold });
     }
 
     /// Writes the accumulated impulses back to the contacts and joints, for the
@@ -374,36 +405,27 @@ impl Solver {
         h: Real,
     ) {
         match &self.bundles {
-            ContactBundles::Four(bundles) => store_contact_impulses(bundles, &self.contact_keys, contacts),
-            #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
-            ContactBundles::Eight(bundles) => store_contact_impulses(bundles, &self.contact_keys, contacts),
+            Bundles::Four(bundles) => store_contact_impulses(bundles, &self.contact_keys, contacts),
+            Bundles::Eight(bundles) => store_contact_impulses(bundles, &self.contact_keys, contacts),
         }
         for (c, &member) in self.joints.iter().zip(&self.other_joints.order) {
             let joint = &mut joints[self.joint_keys[member as usize]];
             joint.impulses = c.impulses;
             (joint.force, joint.torque) = c.force_and_torque(h);
         }
-        for bundle in &self.point_bundles {
-            for (l, &member) in bundle.bodies.members.iter().enumerate() {
-                if member == NO_INDEX {
-                    continue;
-                }
-                let joint = &mut joints[self.joint_keys[member as usize]];
-                let linear = bundle.impulse(l);
-                joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
-                (joint.force, joint.torque) = (linear / h, 0.0);
-            }
+        match &self.point_bundles {
+            Bundles::Four(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
+            Bundles::Eight(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
         }
     }
 
-    /// Runs `joint` on every joint solved alone, `point` on every bundle of
-    /// point joints and `contact` on every contact bundle, colour by colour,
-    /// each colour's joints before its contacts.
-    fn for_each_color<J, P, C>(&mut self, joint: J, point: P, contact: C)
+    /// Runs `joint` on every joint solved alone and `pass` on every bundle of
+    /// point joints and of contacts, colour by colour: each colour's joints,
+    /// then its point joints, then its contacts.
+    fn for_each_color<J, P>(&mut self, joint: J, pass: P)
     where
         J: Fn(&mut JointConstraint, &States) + Sync,
-        P: Fn(&mut PointJointBundle, &States) + Sync,
-        C: ContactPass,
+        P: LanePass,
     {
         let states = States::new(&mut self.states);
         let (joint_starts, bundle_starts) = (&self.other_joints.starts, &self.bundle_starts);
@@ -412,23 +434,71 @@ impl Solver {
             let serial = color == OVERFLOW;
             let joints = &mut self.joints[joint_starts[color]..joint_starts[color + 1]];
             for_each_in_color(joints, serial, &states, &joint);
-            let points = &mut self.point_bundles[point_starts[color]..point_starts[color + 1]];
-            for_each_in_color(points, serial, &states, &point);
-            let range = bundle_starts[color]..bundle_starts[color + 1];
-            match &mut self.bundles {
-                ContactBundles::Four(bundles) => {
-                    for_each_in_color(&mut bundles[range], serial, &states, &|c, st| contact.run(c, st));
-                }
-                #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
-                ContactBundles::Eight(bundles) => {
-                    // SAFETY: the solver holds eight-lane bundles only where
-                    // the processor has AVX.
-                    let run = |c: &mut ContactBundle<Avx8>, st: &States| unsafe {
-                        super::avx::run(&contact, c, st)
-                    };
-                    for_each_in_color(&mut bundles[range], serial, &states, &run);
-                }
+            run_bundles(
+                &mut self.point_bundles,
+                point_starts[color]..point_starts[color + 1],
+                serial,
+                &states,
+                |b, st| pass.points(b, st),
+                |b, st| eight_points(&pass, b, st),
+            );
+            run_bundles(
+                &mut self.bundles,
+                bundle_starts[color]..bundle_starts[color + 1],
+                serial,
+                &states,
+                |b, st| pass.contacts(b, st),
+                |b, st| eight_contacts(&pass, b, st),
+            );
+        }
+    }
+}
+
+/// `pass` on eight contacts, compiled for AVX.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+#[inline(always)]
+fn eight_contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<Eight>, states: &States) {
+    // SAFETY: the solver holds eight-lane bundles only where the processor has AVX.
+    unsafe { super::avx::contacts(pass, bundle, states) }
+}
+
+/// `pass` on eight point joints, compiled for AVX.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+#[inline(always)]
+fn eight_points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Eight>, states: &States) {
+    // SAFETY: as in `eight_contacts`.
+    unsafe { super::avx::points(pass, bundle, states) }
+}
+
+/// Without eight lanes the solver never holds eight-lane bundles.
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+fn eight_contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<Eight>, states: &States) {
+    pass.contacts(bundle, states);
+}
+
+/// Without eight lanes the solver never holds eight-lane bundles.
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+fn eight_points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Eight>, states: &States) {
+    pass.points(bundle, states);
+}
+
+/// Writes each bundle's accumulated impulses back to its lanes' point joints,
+/// with each joint's force over a substep of `h` seconds.
+fn store_point_impulses<W: Lanes>(
+    bundles: &[PointJointBundle<W>],
+    keys: &[JointKey],
+    joints: &mut SlotMap<JointKey, Joint>,
+    h: Real,
+) {
+    for bundle in bundles {
+        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
+            if member == NO_INDEX {
+                continue;
             }
+            let joint = &mut joints[keys[member as usize]];
+            let linear = bundle.impulse(l);
+            joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
+            (joint.force, joint.torque) = (linear / h, 0.0);
         }
     }
 }

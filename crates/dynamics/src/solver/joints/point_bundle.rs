@@ -1,9 +1,9 @@
-//! Plain point joints solved [`LANES`](crate::solver::lanes::LANES) at a time.
+//! Plain point joints solved several at a time, one per SIMD lane.
 //!
 //! A revolute joint without limits, motor or spring is nothing but its 2×2
 //! point rows (`point.rs`). Cloths, chains and grids of such joints are
 //! common, and they are where the solver spends its time, so they are packed
-//! four to a bundle like contacts: the bodies of four joints are gathered
+//! in bundles like contacts (four lanes, or eight with AVX): the bodies of four joints are gathered
 //! into lanes, every lane runs the point rows' arithmetic, and the new
 //! velocities are scattered back. A bundle's unused lanes join two immovable
 //! bodies: their matrix is zero, and so is their impulse.
@@ -15,7 +15,7 @@ use crate::joint::Joint;
 use crate::solver::Softness;
 use crate::solver::body_state::{BodiesW, States};
 use crate::solver::bundles::{LaneBodies, LaneBundle};
-use crate::solver::lanes::{LANES, ONE, Vec2W, Wide, ZERO, lane, select};
+use crate::solver::lanes::{Lanes, Vec2W, Wide, lane, select};
 
 /// One plain point joint as prepared for a lane: only what its rows read.
 #[derive(Clone, Copy, Debug)]
@@ -52,40 +52,40 @@ impl PointJoint {
     }
 }
 
-/// [`LANES`](crate::solver::lanes::LANES) point joints in struct-of-arrays form.
+/// Point joints, one per lane, in struct-of-arrays form.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PointJointBundle {
+pub(crate) struct PointJointBundle<W: Lanes = Wide> {
     /// The lanes' constraints, bodies and inverse masses.
-    pub bodies: LaneBodies,
+    pub bodies: LaneBodies<W>,
     /// Anchors from each centre of mass, world orientation at the step's start.
-    anchor_a: Vec2W,
-    anchor_b: Vec2W,
+    anchor_a: Vec2W<W>,
+    anchor_b: Vec2W<W>,
     /// B's centre of mass minus A's at the step's start.
-    delta_center: Vec2W,
-    bias_rate: Wide,
-    mass_scale: Wide,
-    impulse_scale: Wide,
+    delta_center: Vec2W<W>,
+    bias_rate: W,
+    mass_scale: W,
+    impulse_scale: W,
     /// The accumulated point impulse, N·s per substep.
-    impulse: Vec2W,
+    impulse: Vec2W<W>,
 }
 
-impl LaneBundle for PointJointBundle {
+impl<W: Lanes> LaneBundle for PointJointBundle<W> {
     type Constraint = PointJoint;
-    const WIDTH: usize = LANES;
+    const WIDTH: usize = W::N;
 
-    const EMPTY: PointJointBundle = PointJointBundle {
+    const EMPTY: PointJointBundle<W> = PointJointBundle {
         bodies: LaneBodies::EMPTY,
-        anchor_a: Vec2W { x: ZERO, y: ZERO },
-        anchor_b: Vec2W { x: ZERO, y: ZERO },
-        delta_center: Vec2W { x: ZERO, y: ZERO },
-        bias_rate: ZERO,
-        mass_scale: ONE,
-        impulse_scale: ZERO,
-        impulse: Vec2W { x: ZERO, y: ZERO },
+        anchor_a: Vec2W { x: W::ZERO, y: W::ZERO },
+        anchor_b: Vec2W { x: W::ZERO, y: W::ZERO },
+        delta_center: Vec2W { x: W::ZERO, y: W::ZERO },
+        bias_rate: W::ZERO,
+        mass_scale: W::ONE,
+        impulse_scale: W::ZERO,
+        impulse: Vec2W { x: W::ZERO, y: W::ZERO },
     };
 
     fn set_lane(&mut self, l: usize, index: u32, c: &PointJoint) {
-        let set = |w: &mut Wide, value: Real| w.as_mut_array()[l] = value;
+        let set = |w: &mut W, value: Real| w.set_lane(l, value);
         self.bodies.set_lane(l, index, (c.a, c.b), [c.inv_mass_a, c.inv_i_a, c.inv_mass_b, c.inv_i_b]);
         set(&mut self.anchor_a.x, c.anchor_a.x);
         set(&mut self.anchor_a.y, c.anchor_a.y);
@@ -101,7 +101,7 @@ impl LaneBundle for PointJointBundle {
     }
 }
 
-impl PointJointBundle {
+impl<W: Lanes> PointJointBundle<W> {
     /// The accumulated point impulse of lane `l`.
     pub fn impulse(&self, l: usize) -> Vec2 {
         Vec2::new(lane(&self.impulse.x, l), lane(&self.impulse.y, l))
@@ -109,13 +109,18 @@ impl PointJointBundle {
 
     /// The anchors turned by the bodies' rotation since the step began.
     #[inline(always)]
-    fn anchors(&self, bodies: &(BodiesW, BodiesW)) -> (Vec2W, Vec2W) {
+    fn anchors(&self, bodies: &(BodiesW<W>, BodiesW<W>)) -> (Vec2W<W>, Vec2W<W>) {
         (bodies.0.dq.apply(&self.anchor_a), bodies.1.dq.apply(&self.anchor_b))
     }
 
     /// Applies `impulse` at the anchors: on B, and its opposite on A.
     #[inline(always)]
-    fn apply(&self, bodies: &mut (BodiesW, BodiesW), (ra, rb): (Vec2W, Vec2W), impulse: &Vec2W) {
+    fn apply(
+        &self,
+        bodies: &mut (BodiesW<W>, BodiesW<W>),
+        (ra, rb): (Vec2W<W>, Vec2W<W>),
+        impulse: &Vec2W<W>,
+    ) {
         let (a, b) = bodies;
         a.v -= *impulse * self.bodies.inv_mass_a;
         a.w -= self.bodies.inv_i_a * ra.cross(impulse);
@@ -124,6 +129,7 @@ impl PointJointBundle {
     }
 
     /// Applies last step's impulses.
+    #[inline(always)]
     pub fn warm_start(&mut self, states: &States) {
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let anchors = self.anchors(&bodies);
@@ -134,12 +140,14 @@ impl PointJointBundle {
 
     /// One pass of the point rows: soft with position bias (`use_bias`), or
     /// rigid and unbiased (the relax pass).
+    #[inline(always)]
     pub fn solve(&mut self, states: &States, use_bias: bool) {
+        let (zero, one) = (W::ZERO, W::ONE);
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let (ra, rb) = self.anchors(&bodies);
         let (a, b) = &bodies;
         let (bias_rate, mass_scale, impulse_scale) =
-            if use_bias { (self.bias_rate, self.mass_scale, self.impulse_scale) } else { (ZERO, ONE, ZERO) };
+            if use_bias { (self.bias_rate, self.mass_scale, self.impulse_scale) } else { (zero, one, zero) };
         let separation = (b.dp - a.dp) + self.delta_center + (rb - ra);
         let velocity = (b.v + rb.spun(b.w)) - (a.v + ra.spun(a.w));
         let r = velocity + separation * bias_rate;
@@ -150,7 +158,7 @@ impl PointJointBundle {
         let k12 = -(ia * ra.x * ra.y) - ib * rb.x * rb.y;
         let k22 = ma + mb + ia * ra.x * ra.x + ib * rb.x * rb.x;
         let det = k11 * k22 - k12 * k12;
-        let inv = select(det.simd_eq(ZERO), ZERO, ONE / det);
+        let inv = select(det.simd_eq(zero), zero, one / det);
         let x = Vec2W { x: inv * (k22 * r.x - k12 * r.y), y: inv * (k11 * r.y - k12 * r.x) };
         let impulse = -(x * mass_scale) - self.impulse * impulse_scale;
         self.impulse += impulse;
