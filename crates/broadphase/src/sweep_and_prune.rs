@@ -283,17 +283,23 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     ///
     /// Fails, changing nothing, on a non-finite or inverted box or an unknown key.
     pub fn update(&mut self, key: K, aabb: Aabb) -> Result<bool, BroadPhaseError<K>> {
+        Ok(self.refit(key, aabb)?.is_some())
+    }
+
+    /// [`SweepAndPrune::update`], returning the new fat box when the proxy
+    /// moved (`None` when it stayed): for callers that keep a copy of it.
+    pub fn refit(&mut self, key: K, aabb: Aabb) -> Result<Option<Aabb>, BroadPhaseError<K>> {
         if !aabb.is_valid() {
             return Err(BroadPhaseError::InvalidAabb { mins: aabb.mins, maxs: aabb.maxs });
         }
         let id = *self.keys.get(&key).ok_or(BroadPhaseError::UnknownKey(key))?;
         if self.proxies[id as usize].fat.contains(&aabb) {
-            return Ok(false);
+            return Ok(None);
         }
         let fat = self.fatten(&aabb)?;
         self.relocate(id, fat);
         self.queue(id);
-        Ok(true)
+        Ok(Some(fat))
     }
 
     /// Removes `key`'s proxy. Its pairs end: the next [`SweepAndPrune::update_pairs`]

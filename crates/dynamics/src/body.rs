@@ -1,6 +1,7 @@
 //! Rigid bodies: their kind, pose, velocity and mass, and the builder that makes them.
 
 use lamina_geometry::{Isometry, MassProperties, Point, Real, Rotation, Vec2};
+use smallvec::SmallVec;
 
 use crate::{ColliderKey, ContactKey, JointKey, WorldError};
 
@@ -204,7 +205,9 @@ pub struct Body {
     pub(crate) user_data: u64,
     pub(crate) force: Vec2,
     pub(crate) torque: Real,
-    pub(crate) colliders: Vec<ColliderKey>,
+    /// Held inline for up to two: finalising a step reads every awake body's
+    /// first collider, and a list on the heap cost a cache miss per body.
+    pub(crate) colliders: SmallVec<[ColliderKey; 2]>,
     /// The body's contacts (touching or not), in no particular order.
     pub(crate) contacts: Vec<ContactKey>,
     /// The body's joints, in creation order.
@@ -258,7 +261,7 @@ impl Body {
             user_data: desc.user_data,
             force: Vec2::zeros(),
             torque: 0.0,
-            colliders: Vec::new(),
+            colliders: SmallVec::new(),
             contacts: Vec::new(),
             joints: Vec::new(),
             extent: 0.0,

@@ -161,6 +161,10 @@ pub struct Collider {
     /// World bounds at the body's current pose, grown by the speculative
     /// distance (from the first step after the collider was added or moved).
     pub(crate) aabb: Aabb,
+    /// The broad phase's fat box of this collider, mirrored here: finalising
+    /// a step asks of every moving collider whether its bounds still fit, and
+    /// the broad phase would have to find the proxy by its key first.
+    pub(crate) proxy_box: Aabb,
 }
 
 impl Collider {
@@ -177,6 +181,7 @@ impl Collider {
             sensor: desc.sensor,
             user_data: desc.user_data,
             aabb,
+            proxy_box: aabb,
         }
     }
 

@@ -32,7 +32,9 @@ impl World {
                 }
                 _ => c.aabb = contact_bounds(c, &pose, margin),
             }
-            let _ = self.broad_phase.update(ck, c.aabb);
+            if let Ok(Some(fat)) = self.broad_phase.refit(ck, c.aabb) {
+                c.proxy_box = fat;
+            }
             if immovable {
                 let _ = self.immovable_index.update(ck, c.aabb);
             }
@@ -143,8 +145,9 @@ impl World {
     /// they still fit the collider's broad-phase proxy.
     fn first_bounds(&self, b: &crate::Body, f: &FinishedBody) -> Option<FirstBounds> {
         let &ck = b.colliders.first()?;
-        let aabb = contact_bounds(&self.colliders[ck], &f.pose, self.settings.speculative_distance);
-        let inside_proxy = self.broad_phase.fat_aabb(ck).is_some_and(|fat| fat.contains(&aabb));
+        let c = &self.colliders[ck];
+        let aabb = contact_bounds(c, &f.pose, self.settings.speculative_distance);
+        let inside_proxy = c.proxy_box.contains(&aabb);
         Some(FirstBounds { aabb, inside_proxy })
     }
 }

@@ -185,6 +185,9 @@ impl World {
             self.colliders.remove(key);
             return Err(WorldError::InvalidBodyProperty { name: "collider bounds", value: Real::NAN });
         }
+        if let Some(fat) = self.broad_phase.fat_aabb(key) {
+            self.colliders[key].proxy_box = fat;
+        }
         if self.bodies[body].kind != BodyKind::Dynamic {
             let _ = self.immovable_index.insert_filtered(key, aabb, NO_PAIRS);
         }
@@ -199,7 +202,7 @@ impl World {
     pub fn remove_collider(&mut self, key: ColliderKey) -> Result<(), WorldError> {
         let body = self.colliders.get(key).ok_or(WorldError::StaleCollider(key))?.body;
         self.detach_collider(key);
-        self.bodies[body].colliders.retain(|&c| c != key);
+        self.bodies[body].colliders.retain(|c| *c != key);
         self.update_mass(body);
         self.wake_body(body);
         Ok(())
