@@ -6,7 +6,7 @@
 //! restitution and store the impulses. The constraint stages run colour by
 //! colour, a colour's joints and then its contacts, each set in parallel.
 
-use lamina_geometry::{Real, Vec2};
+use lamina_geometry::{Point, Real, Rotation, Vec2};
 use rayon::prelude::*;
 use slotmap::SlotMap;
 
@@ -41,6 +41,10 @@ pub(crate) struct Solver {
     pub awake: Vec<BodyKey>,
     pub states: Vec<BodyState>,
     params: Vec<BodyParams>,
+    /// Each awake body's rotation and centre of mass in its own frame at the
+    /// step's start: what preparing a contact reads of its bodies, kept
+    /// beside the states so that it need not visit the bodies themselves.
+    frames: Vec<(Rotation, Point)>,
     /// Each contact constraint's contact and its bodies' solver indices.
     contact_keys: Vec<ContactKey>,
     contact_bodies: Vec<(u32, u32)>,
@@ -191,6 +195,7 @@ impl Solver {
         self.awake.clear();
         self.states.clear();
         self.params.clear();
+        self.frames.clear();
         for (key, b) in bodies.iter_mut() {
             if !b.awake || b.kind == BodyKind::Fixed {
                 b.solver_index = NO_INDEX;
@@ -198,6 +203,7 @@ impl Solver {
             }
             b.solver_index = self.states.len() as u32;
             self.awake.push(key);
+            self.frames.push((b.pose.rotation, b.local_center));
             self.states.push(BodyState {
                 v: b.linear_velocity,
                 w: b.angular_velocity,
@@ -337,17 +343,24 @@ impl Solver {
         let hertz = settings.contact_hertz.min(max_hertz);
         let softness = Softness::new(hertz, settings.contact_damping_ratio, h);
         let static_softness = Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h);
-        let (params, states, keys) = (&self.params, &self.states, &self.contact_keys);
+        let (params, states, frames) = (&self.params, &self.states, &self.frames);
+        let (keys, indices) = (&self.contact_keys, &self.coloured_contacts);
+        // An immovable body has no solver slot: its frame is read from the body.
+        let frame = |i: u32, key: BodyKey| {
+            if i == NO_INDEX {
+                let b = &bodies[key];
+                (b.pose.rotation, b.local_center)
+            } else {
+                frames[i as usize]
+            }
+        };
         let prepare_constraint = |i: u32| {
             let c = &contacts[keys[i as usize]];
-            let (ba, bb) = (&bodies[c.body_a], &bodies[c.body_b]);
-            let (ia, ib) = (ba.solver_index, bb.solver_index);
+            let (ia, ib) = indices[i as usize];
+            let ((qa, center_a), (qb, center_b)) = (frame(ia, c.body_a), frame(ib, c.body_b));
             let mut anchors = [(Vec2::zeros(), Vec2::zeros()); 2];
             for (anchor, p) in anchors.iter_mut().zip(&c.points) {
-                *anchor = (
-                    ba.pose.rotation * (p.local_a - ba.local_center),
-                    bb.pose.rotation * (p.local_b - bb.local_center),
-                );
+                *anchor = (qa * (p.local_a - center_a), qb * (p.local_b - center_b));
             }
             let param = |i: u32| if i == NO_INDEX { &FIXED_PARAMS } else { &params[i as usize] };
             let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &states[i as usize] };
