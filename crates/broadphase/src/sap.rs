@@ -268,7 +268,14 @@ impl SortedAxis {
     /// Calls `f(entry, other)` for every entry whose id is `marked` and every other
     /// entry whose box overlaps or touches its box: for each marked entry, the same
     /// overlaps [`SortedAxis::for_each_overlap`] finds for its box, less the entry
-    /// itself. One pass over the array serves all marked entries.
+    /// itself (in another order).
+    ///
+    /// One pass of the classic sweep serves all marked entries: each entry looks
+    /// forward only, to the entries that start before it ends, so that every
+    /// overlapping pair is met once, from its first entry, and reported for
+    /// whichever of its two entries is marked. Scanning back from every marked
+    /// entry as well (as a lone query must) would meet each pair of marked
+    /// entries twice and walk the `max_extent` window besides.
     #[inline]
     pub(crate) fn for_each_overlap_of_marked(
         &self,
@@ -276,8 +283,19 @@ impl SortedAxis {
         mut f: impl FnMut(&Entry, &Entry),
     ) {
         for (i, e) in self.entries.iter().enumerate() {
-            if marked(e.id) {
-                self.for_each_overlap_around(i, &mut f);
+            let e_marked = marked(e.id);
+            for o in &self.entries[i + 1..] {
+                if o.lo > e.hi {
+                    break;
+                }
+                if o.other_lo <= e.other_hi && e.other_lo <= o.other_hi {
+                    if e_marked {
+                        f(e, o);
+                    }
+                    if marked(o.id) {
+                        f(o, e);
+                    }
+                }
             }
         }
     }
