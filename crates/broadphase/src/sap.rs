@@ -282,13 +282,28 @@ impl SortedAxis {
         marked: impl Fn(u32) -> bool,
         mut f: impl FnMut(&Entry, &Entry),
     ) {
+        // The entries met on the other axis are collected without a branch
+        // (most of a scan's entries miss there, unpredictably), then reported.
+        const BATCH: usize = 32;
+        let mut met = [0u32; BATCH];
         for (i, e) in self.entries.iter().enumerate() {
             let e_marked = marked(e.id);
-            for o in &self.entries[i + 1..] {
-                if o.lo > e.hi {
-                    break;
+            let ahead = &self.entries[i + 1..];
+            let mut start = 0;
+            loop {
+                let mut count = 0;
+                let mut end = start;
+                while end < ahead.len() && count < BATCH {
+                    let o = &ahead[end];
+                    if o.lo > e.hi {
+                        break;
+                    }
+                    met[count] = end as u32;
+                    count += usize::from((o.other_lo <= e.other_hi) & (e.other_lo <= o.other_hi));
+                    end += 1;
                 }
-                if o.other_lo <= e.other_hi && e.other_lo <= o.other_hi {
+                for &j in &met[..count] {
+                    let o = &ahead[j as usize];
                     if e_marked {
                         f(e, o);
                     }
@@ -296,6 +311,10 @@ impl SortedAxis {
                         f(o, e);
                     }
                 }
+                if count < BATCH {
+                    break;
+                }
+                start = end;
             }
         }
     }
