@@ -418,6 +418,43 @@ mod tests {
         assert_eq!(hits, vec![0]);
     }
 
+    /// The sweep over marked entries against the lone queries, brute force,
+    /// on a crowd where a scan meets far more entries than one batch holds:
+    /// every marked entry gets exactly the overlaps its own query finds.
+    #[test]
+    fn the_sweep_of_marked_entries_finds_what_their_queries_find() {
+        let mut sap = SortedAxis::new(Axis::X);
+        let mut boxes = Vec::new();
+        for i in 0..300u32 {
+            // A dense column: 100 boxes on nearly one spot, the rest spread out,
+            // some long on the other axis.
+            let x = if i < 100 { (i % 7) as Real * 0.01 } else { (i as Real * 0.37) % 20.0 };
+            let y = (i as Real * 0.61) % 5.0;
+            let h = if i % 11 == 0 { 4.0 } else { 0.5 };
+            let b = bx(x, y, x + 0.6, y + h);
+            sap.insert(i, &b);
+            boxes.push(b);
+        }
+        let marked = |id: u32| id % 3 != 1;
+        let mut swept: Vec<(u32, u32)> = Vec::new();
+        sap.for_each_overlap_of_marked(marked, |e, o| swept.push((e.id, o.id)));
+        swept.sort_unstable();
+        let mut queried: Vec<(u32, u32)> = Vec::new();
+        for (i, b) in boxes.iter().enumerate() {
+            let i = i as u32;
+            if marked(i) {
+                sap.for_each_overlap(b, |o| {
+                    if o.id != i {
+                        queried.push((i, o.id))
+                    }
+                });
+            }
+        }
+        queried.sort_unstable();
+        assert_eq!(swept, queried);
+        assert!(swept.iter().filter(|&&(e, _)| e == 0).count() > 64, "the column must overflow a batch");
+    }
+
     #[test]
     fn switching_axis_resorts_and_keeps_boxes() {
         let mut sap = SortedAxis::new(Axis::X);
