@@ -28,7 +28,7 @@ use crate::joint::Joint;
 use crate::{BodyKey, ContactKey, JointKey};
 
 /// One island: its bodies, whether it is awake, and whether it may have split.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Island {
     members: Vec<BodyKey>,
     awake: bool,
@@ -47,6 +47,13 @@ pub(crate) struct Islands {
     members: Vec<BodyKey>,
     /// The islands the last split produced.
     pieces: Vec<u32>,
+}
+
+impl Clone for Islands {
+    /// The islands and their free slots; the scratch starts empty.
+    fn clone(&self) -> Self {
+        Self { slots: self.slots.clone(), free: self.free.clone(), ..Self::default() }
+    }
 }
 
 impl Islands {

@@ -59,6 +59,39 @@ pub struct World {
     pub(crate) bullet_moves: Vec<(BodyKey, lamina_narrowphase::Sweep, Real)>,
 }
 
+impl Clone for World {
+    /// A world that steps bit for bit as this one would: every body,
+    /// collider, joint, chain, contact (with its warm-start impulses), island
+    /// and sleep timer, the broad phase with its pairs, the settings and the
+    /// events not yet cleared. The step's scratch buffers start empty; they
+    /// hold nothing from one step to the next that the result depends on.
+    fn clone(&self) -> Self {
+        Self {
+            settings: self.settings,
+            bodies: self.bodies.clone(),
+            colliders: self.colliders.clone(),
+            broad_phase: self.broad_phase.clone(),
+            immovable_index: self.immovable_index.clone(),
+            joints: self.joints.clone(),
+            chains: self.chains.clone(),
+            joint_changes_pending: self.joint_changes_pending,
+            body_changes_pending: self.body_changes_pending,
+            contacts: self.contacts.clone(),
+            contact_of_pair: self.contact_of_pair.clone(),
+            islands: self.islands.clone(),
+            contact_events: self.contact_events.clone(),
+            sensor_events: self.sensor_events.clone(),
+            hit_events: self.hit_events.clone(),
+            profile: self.profile,
+            narrow: NarrowPhase::default(),
+            solver: Solver::default(),
+            finished: Vec::new(),
+            wake_scratch: Vec::new(),
+            bullet_moves: Vec::new(),
+        }
+    }
+}
+
 impl World {
     /// An empty world. Bad settings are replaced by nothing: use
     /// [`World::try_new`] to have them refused.
