@@ -7,6 +7,7 @@ use crate::{ColliderKey, ContactKey, JointKey, WorldError};
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyKind {
     /// Moved by forces, gravity and contacts; has mass.
     Dynamic,
@@ -18,6 +19,7 @@ pub enum BodyKind {
 
 /// The description of a body to add: `BodyDesc::dynamic().translation(0.0, 2.0)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyDesc {
     /// Kind of body.
     pub kind: BodyKind,

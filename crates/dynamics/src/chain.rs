@@ -20,6 +20,7 @@ use crate::{BodyKey, ChainKey, ColliderDesc, ColliderKey, CollisionFilter, World
 /// The description of a chain to add:
 /// `ChainDesc::new(&points).closed(true).friction(0.4)`.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ChainDesc {
     /// The points, in the body's frame. Each segment is solid on its right
     /// looking from one point to the next.

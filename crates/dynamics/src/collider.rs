@@ -8,6 +8,7 @@ use crate::{BodyKey, WorldError};
 /// bit of the other's `category`, unless they share a non-zero `group`: a
 /// positive shared group always collides, a negative one never does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(default))]
 pub struct CollisionFilter {
     /// The categories this collider belongs to (one bit each).
     pub category: u32,
@@ -47,6 +48,7 @@ impl CollisionFilter {
 
 /// The description of a collider to add: `ColliderDesc::new(shape).density(2.0)`.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ColliderDesc {
     /// The shape, in the collider's frame.
     pub shape: Shape,

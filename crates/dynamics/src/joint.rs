@@ -16,6 +16,7 @@ use crate::{BodyKey, JointKey, World, WorldError};
 
 /// What a joint holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum JointKind {
     /// A shared point; B turns freely about it.
     Revolute,
@@ -36,6 +37,7 @@ pub enum JointKind {
 
 /// A spring's stiffness and damping.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Spring {
     /// Natural frequency, Hz; 0 makes the spring exert no force.
     pub hertz: Real,
@@ -45,6 +47,7 @@ pub struct Spring {
 
 /// A motor: the relative speed it drives and the most it may push.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Motor {
     /// Target relative speed: rad/s for revolute and wheel joints, m/s for
     /// prismatic and distance joints.
@@ -59,6 +62,7 @@ pub struct Motor {
 /// Anchors and axes are given in world coordinates, at the bodies' poses when
 /// the joint is added.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointDesc {
     /// What the joint holds.
     pub kind: JointKind,

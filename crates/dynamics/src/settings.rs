@@ -5,6 +5,7 @@ use lamina_geometry::{Real, Vec2};
 
 /// How two colliders' friction or restitution coefficients combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MixRule {
     /// √(a·b): a slippery surface makes the pair slippery.
     GeometricMean,
@@ -34,6 +35,7 @@ impl MixRule {
 /// The parameters of a [`crate::World`]. `WorldSettings::default()` gives the
 /// values below, tuned for objects of 0.1 m to 10 m.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(default))]
 pub struct WorldSettings {
     /// Gravity, m/s². Default (0, −10).
     pub gravity: Vec2,

@@ -23,6 +23,7 @@ use crate::support::SupportMap;
 // the rest of the collider instead of behind a pointer the narrow phase must chase.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Shape {
     /// A disc around the origin.
     Circle(Circle),

@@ -11,6 +11,7 @@ use crate::support::SupportMap;
 
 /// Every point within `radius` of the segment `a`–`b` (its core).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Capsule {
     /// First end of the core segment.
     pub a: Point,

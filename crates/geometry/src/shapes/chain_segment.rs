@@ -21,6 +21,7 @@ use crate::support::SupportMap;
 /// (the side of `right_perp(b − a)`), with its neighbours' far points.
 /// Like a segment it has no area and no mass.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ChainSegment {
     /// The segment itself.
     pub segment: Segment,

@@ -10,6 +10,7 @@ use crate::support::SupportMap;
 
 /// A disc of `radius` around the local origin.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Circle {
     /// Radius in metres.
     pub radius: Real,

@@ -12,6 +12,7 @@ use crate::tolerance::ROOT_FINDER_MAX_ITERATIONS;
 
 /// The ellipse x²/rx² + y²/ry² ≤ 1.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ellipse {
     /// Semi-axis along local x, in metres.
     pub rx: Real,

@@ -24,6 +24,11 @@ use crate::tolerance::POLYGON_LINEAR_SCAN_MAX;
 
 /// A convex polygon, rounded by `radius` (0 for sharp corners).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "PolygonData", try_from = "PolygonData")
+)]
 pub struct Polygon {
     vertices: SmallVec<[Point; 8]>,
     normals: SmallVec<[Vec2; 8]>,
@@ -360,5 +365,42 @@ fn validate_rounding(radius: Real) -> Result<(), ShapeError> {
         Ok(())
     } else {
         Err(ShapeError::InvalidRoundingRadius { radius })
+    }
+}
+
+/// What a polygon is written as: its vertices and rounding (and, for a box,
+/// its half-extents). Reading one back builds it through the constructors, so
+/// that a hand-written polygon is checked and its derived data (normals,
+/// centroid) can never disagree with its vertices.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PolygonData {
+    vertices: Vec<Point>,
+    #[serde(default)]
+    radius: Real,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    half_extents: Option<Vec2>,
+}
+
+#[cfg(feature = "serde")]
+impl From<Polygon> for PolygonData {
+    fn from(p: Polygon) -> Self {
+        Self { vertices: p.vertices.to_vec(), radius: p.radius, half_extents: p.half_extents }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<PolygonData> for Polygon {
+    type Error = ShapeError;
+
+    fn try_from(d: PolygonData) -> Result<Self, ShapeError> {
+        match d.half_extents {
+            Some(h) => {
+                let p = Polygon::rectangle(h.x, h.y, d.radius);
+                p.validate()?;
+                Ok(p)
+            }
+            None => Polygon::from_points(&d.vertices, d.radius),
+        }
     }
 }

@@ -11,6 +11,7 @@ use crate::support::SupportMap;
 /// The segment from `a` to `b`. Segments have no area, hence no mass: they are
 /// meant for fixed geometry (terrain, walls).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Segment {
     /// First end point.
     pub a: Point,
