@@ -34,6 +34,7 @@ const DIRECT_COMPARE: usize = 24;
 /// beyond that `items[0]` is the index of the list in [`PairSet::spilled`].
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(32))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Slot {
     len: u32,
     items: [u32; INLINE],
@@ -49,6 +50,7 @@ fn list_of<'a>(slots: &'a [Slot], spilled: &'a [Vec<u32>], id: u32) -> &'a [u32]
 
 /// Adjacency lists, stamps and the event buffers of one step.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct PairSet<K> {
     slots: Vec<Slot>,
     /// The lists of proxies with more than [`INLINE`] partners.

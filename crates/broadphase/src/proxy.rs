@@ -9,6 +9,7 @@ use lamina_geometry::Aabb;
 
 /// Where a proxy is registered.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum Placement {
     /// Not registered anywhere (a free slot).
     Detached,
@@ -23,6 +24,7 @@ pub(crate) enum Placement {
 
 /// One proxy.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Proxy<K> {
     /// The caller's key (stale in a free slot).
     pub(crate) key: K,
@@ -39,6 +41,7 @@ pub(crate) struct Proxy<K> {
 /// Which proxies a proxy pairs with: two proxies pair only when each one's
 /// category shares a bit with the other's mask. Queries ignore filters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PairFilter {
     /// The bits the proxy is.
     pub category: u32,

@@ -54,6 +54,7 @@ const SWEEP_SHARE: u32 = 2;
 /// How `update_pairs` searches regions for the overlaps of moved proxies. The
 /// results are the same either way; only the cost differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum SweepPolicy {
     /// Sweep a region whole when enough of its proxies moved ([`SWEEP_SHARE`]).
     #[default]
@@ -68,6 +69,7 @@ pub(crate) enum SweepPolicy {
 
 /// The integer coordinates of a region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Cell {
     pub(crate) x: i32,
     pub(crate) y: i32,
@@ -75,6 +77,7 @@ pub(crate) struct Cell {
 
 /// An inclusive rectangle of cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct CellRange {
     pub(crate) min: Cell,
     pub(crate) max: Cell,
@@ -142,6 +145,7 @@ impl CellRange {
 /// sweep axis. Centres are taken relative to the region's corner and clamped to a
 /// few region sizes, so the sums stay small and finite whatever the coordinates.
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Spread {
     count: u32,
     sum: [f64; 2],
@@ -193,6 +197,7 @@ impl Spread {
 
 /// One region: a cell of the grid with its own sorted axis.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Region {
     cell: Cell,
     sap: SortedAxis,
@@ -305,6 +310,7 @@ impl Region {
 
 /// The sparse grid of regions.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct RegionGrid {
     size: Real,
     inv_size: Real,

@@ -28,6 +28,7 @@ const HINT_REACH: usize = 3;
 
 /// A coordinate axis of the plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum Axis {
     /// The x axis.
     X,
@@ -37,6 +38,7 @@ pub(crate) enum Axis {
 
 /// One proxy in a sorted axis: its box, seen along the sweep axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Entry {
     /// Lower end point on the sweep axis: the sort key.
     pub(crate) lo: Real,
@@ -95,6 +97,7 @@ impl Entry {
 
 /// A sweep axis and its entries, sorted by lower end point.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct SortedAxis {
     axis: Axis,
     entries: Vec<Entry>,

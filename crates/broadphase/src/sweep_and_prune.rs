@@ -20,6 +20,7 @@ pub const DEFAULT_REGION_SIZE: Real = 16.0;
 
 /// The tunable numbers of a [`SweepAndPrune`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadPhaseSettings {
     /// How far, in metres, a fat box extends beyond the tight box on every side.
     /// A body that moves less than this since its proxy last moved costs nothing.
@@ -48,6 +49,14 @@ impl Default for BroadPhaseSettings {
 /// inserted with [`SweepAndPrune::insert`] accept everything). The set of pairs is the one reported by the events of every
 /// [`SweepAndPrune::update_pairs`] so far, and [`SweepAndPrune::pairs`] lists it.
 #[derive(Clone, Debug)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "K: serde::Serialize",
+        deserialize = "K: serde::Deserialize<'de> + Eq + Hash + Copy"
+    ))
+)]
 pub struct SweepAndPrune<K> {
     pub(crate) settings: BroadPhaseSettings,
     pub(crate) proxies: Vec<Proxy<K>>,
@@ -64,18 +73,24 @@ pub struct SweepAndPrune<K> {
     queued: Vec<u64>,
     pairs: PairSet<K>,
     /// How regions are searched for moved proxies' overlaps (forced only by tests).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) sweep_policy: SweepPolicy,
     /// Scratch of `update_pairs`, kept to avoid allocating. The live moved proxies
     /// in increasing id order.
+    #[cfg_attr(feature = "serde", serde(skip))]
     movers: Vec<u32>,
     /// Per proxy id: its index in `movers` (meaningful only for movers).
     mover_index: Vec<u32>,
     /// The regions holding at least one mover.
+    #[cfg_attr(feature = "serde", serde(skip))]
     active: Vec<u32>,
     /// `(index in movers, other proxy)` for every overlap found.
+    #[cfg_attr(feature = "serde", serde(skip))]
     hits: Vec<(u32, u32)>,
     /// The overlaps grouped by mover: mover `i`'s are `found[ends[i - 1]..ends[i]]`.
+    #[cfg_attr(feature = "serde", serde(skip))]
     found: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(skip))]
     ends: Vec<u32>,
     /// Live proxies per category bit, and the bits some live proxy has: a
     /// mover whose mask meets none of them can pair with nothing, and is not

@@ -185,6 +185,7 @@ impl BodyDesc {
 
 /// A rigid body in a [`crate::World`].
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Body {
     pub(crate) kind: BodyKind,
     /// Pose of the body's origin.

@@ -150,6 +150,7 @@ pub const MAX_COEFFICIENT: Real = 1.0e3;
 
 /// A shape attached to a body.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Collider {
     pub(crate) body: BodyKey,
     pub(crate) shape: Shape,

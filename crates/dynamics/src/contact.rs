@@ -29,6 +29,7 @@ const NARROW_CHUNK: usize = 64;
 
 /// One point of a contact's manifold, with the solver's memory of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactPointState {
     /// World position, midway between the surfaces.
     pub point: Point,
@@ -48,6 +49,7 @@ pub struct ContactPointState {
 
 /// The contact between two colliders.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {
     pub(crate) collider_a: ColliderKey,
     pub(crate) collider_b: ColliderKey,
@@ -66,6 +68,7 @@ pub struct Contact {
 
 /// Where a manifold was computed, relative to its first body.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ManifoldFrame {
     /// The normal in body A's frame.
     pub normal: Vec2,
@@ -101,6 +104,29 @@ impl ManifoldFrame {
 }
 
 impl Contact {
+    /// A contact between two colliders of two bodies that has not touched yet,
+    /// with no friction or restitution.
+    pub(crate) fn between(
+        collider_a: ColliderKey,
+        collider_b: ColliderKey,
+        body_a: BodyKey,
+        body_b: BodyKey,
+    ) -> Self {
+        Contact {
+            collider_a,
+            collider_b,
+            body_a,
+            body_b,
+            friction: 0.0,
+            restitution: 0.0,
+            sensor: false,
+            normal: Vec2::zeros(),
+            points: ArrayVec::new(),
+            touching: false,
+            computed_in: ManifoldFrame::NONE,
+        }
+    }
+
     /// The first collider (the one the normal points away from).
     pub fn collider_a(&self) -> ColliderKey {
         self.collider_a
@@ -215,6 +241,7 @@ impl Contact {
 
 /// A change of a contact's touching state, reported after the step that made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ContactEvent {
     /// The colliders started touching.
     Begin {
@@ -237,6 +264,7 @@ pub enum ContactEvent {
 /// [`WorldSettings::hit_event_threshold`](crate::WorldSettings::hit_event_threshold)
 /// when they began touching, for impact sounds, damage and particles.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactHitEvent {
     /// The first collider.
     pub a: ColliderKey,
@@ -252,6 +280,7 @@ pub struct ContactHitEvent {
 
 /// A change of a sensor's overlap with another collider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SensorEvent {
     /// `visitor` started overlapping `sensor`.
     Begin {
@@ -333,17 +362,10 @@ impl World {
             return;
         }
         let contact = Contact {
-            collider_a: a,
-            collider_b: b,
-            body_a: ca.body,
-            body_b: cb.body,
             friction: self.settings.friction_mixing.mix(ca.friction, cb.friction),
             restitution: self.settings.restitution_mixing.mix(ca.restitution, cb.restitution),
             sensor,
-            normal: Vec2::zeros(),
-            points: ArrayVec::new(),
-            touching: false,
-            computed_in: ManifoldFrame::NONE,
+            ..Contact::between(a, b, ca.body, cb.body)
         };
         let (body_a, body_b) = (ca.body, cb.body);
         let key = self.contacts.insert(contact);

@@ -29,6 +29,7 @@ use crate::{BodyKey, ContactKey, JointKey};
 
 /// One island: its bodies, whether it is awake, and whether it may have split.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Island {
     members: Vec<BodyKey>,
     awake: bool,
@@ -38,14 +39,19 @@ struct Island {
 
 /// Every island, with the scratch used to split them.
 #[derive(Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Islands {
     /// Islands by id; an island with no members is a free slot.
     slots: Vec<Island>,
     free: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(skip))]
     parent: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(skip))]
     groups: Vec<(u32, u32)>,
+    #[cfg_attr(feature = "serde", serde(skip))]
     members: Vec<BodyKey>,
     /// The islands the last split produced.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pieces: Vec<u32>,
 }
 
@@ -57,6 +63,15 @@ impl Clone for Islands {
 }
 
 impl Islands {
+    /// That every island's members are bodies of `bodies` (for restored snapshots).
+    #[cfg(feature = "serde")]
+    pub fn check_members(&self, bodies: &SlotMap<BodyKey, Body>) -> Result<(), String> {
+        match self.slots.iter().flat_map(|island| &island.members).find(|&&k| !bodies.contains_key(k)) {
+            Some(k) => Err(format!("an island lists a missing body {k:?}")),
+            None => Ok(()),
+        }
+    }
+
     /// Puts a new movable body in an island of its own.
     pub fn add_body(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
         if bodies[key].kind == BodyKind::Fixed {

@@ -296,6 +296,7 @@ fn non_negative(name: &'static str, value: Real) -> Result<(), WorldError> {
 /// start the next (N·s per substep, or N·m·s for angular rows). Which fields a
 /// kind uses is said in `solver/joints/`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct JointImpulses {
     /// Point rows (revolute, weld, motor, mouse); prismatic: x is the
     /// perpendicular row.
@@ -312,6 +313,7 @@ pub(crate) struct JointImpulses {
 
 /// A joint of a [`World`].
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Joint {
     pub(crate) desc: JointDesc,
     /// The joint's frame in A's body frame (origin at the body's origin).
@@ -453,6 +455,7 @@ impl Joint {
 
 /// Where a joint's free direction stands: see [`World::joint_motion`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointMotion {
     /// B's angle relative to A since creation, rad, in (−π, π].
     pub angle: Real,
@@ -611,7 +614,7 @@ impl World {
 
 /// The joint of `desc` between bodies at `pose_a` and `pose_b`; B's centre of
 /// mass is `center_b` (the motor joint's anchor).
-fn make_joint(desc: JointDesc, pose_a: &Isometry, pose_b: &Isometry, center_b: Point) -> Joint {
+pub(crate) fn make_joint(desc: JointDesc, pose_a: &Isometry, pose_b: &Isometry, center_b: Point) -> Joint {
     let axis = desc.axis.normalize();
     // Both frames point their x axis along the joint axis in the world now,
     // so that the relative angle starts at zero.

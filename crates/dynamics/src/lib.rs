@@ -41,6 +41,8 @@ mod joint;
 mod profile;
 mod query;
 mod settings;
+#[cfg(feature = "serde")]
+mod snapshot;
 mod solver;
 mod step;
 mod world;
@@ -54,6 +56,8 @@ pub use joint::{Joint, JointDesc, JointKind, JointMotion, Motor, Spring};
 pub use profile::StepProfile;
 pub use query::{QueryFilter, QueryPredicate, WorldRayHit, WorldShapeHit};
 pub use settings::{MixRule, WorldSettings};
+#[cfg(feature = "serde")]
+pub use snapshot::{FORMAT_VERSION, SnapshotError};
 pub use world::World;
 
 slotmap::new_key_type! {

@@ -5,6 +5,7 @@ use crate::ray::Ray;
 
 /// An axis-aligned box, `mins` at the lower-left corner and `maxs` at the upper-right.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Aabb {
     /// Lower-left corner.
     pub mins: Point,

@@ -22,6 +22,7 @@ use crate::poly_view::PolyView;
 /// Which features of A and B made a contact point: stable from step to step
 /// while the contact persists, so that its impulse can warm-start the solver.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FeatureId {
     /// A vertex or edge index of shape A.
     pub a: u32,

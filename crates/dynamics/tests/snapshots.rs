@@ -1,0 +1,150 @@
+//! Snapshots (feature `serde`): a restored world steps bit for bit as the
+//! original would have, whenever it was taken, and damaged or foreign bytes
+//! are refused with an error, never a panic.
+#![cfg(feature = "serde")]
+
+mod common;
+
+use common::{Rng, busy_world, step_both};
+use lamina_dynamics::{BodyDesc, ColliderDesc, FORMAT_VERSION, SnapshotError, World, WorldSettings};
+use lamina_geometry::{Real, Shape, Vec2};
+use proptest::prelude::*;
+
+const DT: Real = 1.0 / 60.0;
+
+#[test]
+fn a_restored_world_steps_as_the_original_from_any_moment() {
+    let (mut world, bullet) = busy_world();
+    for (warm_up, what) in [(0, "fresh"), (20, "mid-impact"), (150, "some asleep")] {
+        for _ in 0..warm_up {
+            world.step(DT).unwrap();
+        }
+        let bytes = world.snapshot();
+        let mut restored = World::restore(&bytes).unwrap();
+        assert_eq!(restored.state_hash(), world.state_hash());
+        assert_eq!(restored.snapshot(), bytes, "{what}: a restored world writes the same bytes");
+        step_both(&mut world, &mut restored, 60, what);
+    }
+    assert!(world.bodies().filter(|(_, b)| b.is_sleeping()).count() >= 4, "the side stack must sleep");
+    assert!(world.body(bullet).is_some());
+}
+
+/// Bodies removed before the snapshot leave free slots in every map (bodies,
+/// colliders, contacts, joints): the restored world must hand out the same
+/// keys as the original for bodies added after, and contacts made during the
+/// steps after.
+#[test]
+fn a_restored_world_hands_out_the_same_keys() {
+    let (mut world, _) = busy_world();
+    for _ in 0..30 {
+        world.step(DT).unwrap();
+    }
+    let mut rng = Rng(7);
+    let keys: Vec<_> = world.bodies().map(|(k, _)| k).collect();
+    for _ in 0..12 {
+        let key = keys[rng.below(keys.len())];
+        let _ = world.remove_body(key);
+    }
+    world.step(DT).unwrap();
+    let mut restored = World::restore(&world.snapshot()).unwrap();
+    for i in 0..5 {
+        let desc =
+            BodyDesc::dynamic().translation(-3.0 + i as Real, 12.0).linear_velocity(Vec2::new(0.0, -5.0));
+        let (a, b) = (world.add_body(desc), restored.add_body(desc));
+        assert_eq!(a, b, "the same key for the same new body");
+        let collider = ColliderDesc::new(Shape::circle(0.4));
+        assert_eq!(
+            world.add_collider(a, collider.clone()).unwrap(),
+            restored.add_collider(b, collider).unwrap()
+        );
+    }
+    step_both(&mut world, &mut restored, 90, "after removals");
+}
+
+#[test]
+fn foreign_and_damaged_snapshots_are_refused() {
+    let (world, _) = busy_world();
+    let bytes = world.snapshot();
+    assert!(matches!(World::restore(&[]), Err(SnapshotError::Truncated { .. })));
+    assert!(matches!(World::restore(b"{\"bodies\": []}"), Err(SnapshotError::NotASnapshot)));
+    assert!(matches!(World::restore(&bytes[..bytes.len() - 1]), Err(SnapshotError::Truncated { .. })));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(World::restore(&longer), Err(SnapshotError::TrailingBytes { extra: 1 })));
+    let mut other_version = bytes.clone();
+    other_version[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    assert!(matches!(World::restore(&other_version), Err(SnapshotError::UnsupportedVersion { .. })));
+    let mut other_precision = bytes.clone();
+    other_precision[12] = if other_precision[12] == 4 { 8 } else { 4 };
+    assert!(matches!(World::restore(&other_precision), Err(SnapshotError::WrongPrecision { .. })));
+    let mut flipped = bytes.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x10;
+    assert!(matches!(World::restore(&flipped), Err(SnapshotError::ChecksumMismatch { .. })));
+    // A payload that passes the checksum but is not a world.
+    let mut garbage = bytes[..32].to_vec();
+    let payload = [0xffu8; 40];
+    garbage[16..24].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+    let sum = payload
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    garbage[24..32].copy_from_slice(&sum.to_le_bytes());
+    garbage.extend_from_slice(&payload);
+    assert!(matches!(World::restore(&garbage), Err(SnapshotError::Malformed(_))));
+    // Errors name what was wrong.
+    let message = World::restore(&other_version).err().expect("refused").to_string();
+    assert!(message.contains(&format!("{}", FORMAT_VERSION + 1)), "{message}");
+}
+
+/// A small world's snapshot, for the property tests.
+fn small_snapshot() -> Vec<u8> {
+    let mut world = World::new(WorldSettings::default());
+    let ground = world.add_body(BodyDesc::fixed());
+    world.add_collider(ground, ColliderDesc::new(Shape::rectangle(5.0, 0.5))).unwrap();
+    for i in 0..4 {
+        let b = world.add_body(BodyDesc::dynamic().translation(i as Real - 1.5, 1.0 + i as Real));
+        world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.4, 0.4))).unwrap();
+    }
+    for _ in 0..30 {
+        world.step(DT).unwrap();
+    }
+    world.snapshot()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any bit flipped, anywhere: refused, no panic.
+    #[test]
+    fn a_flipped_bit_is_refused(position in 0usize..10_000, bit in 0u8..8) {
+        let mut bytes = small_snapshot();
+        let position = position % bytes.len();
+        bytes[position] ^= 1 << bit;
+        prop_assert!(World::restore(&bytes).is_err());
+    }
+
+    /// Any truncation: refused, no panic.
+    #[test]
+    fn a_truncated_snapshot_is_refused(keep in 0usize..10_000) {
+        let bytes = small_snapshot();
+        let keep = keep % bytes.len();
+        prop_assert!(World::restore(&bytes[..keep]).is_err());
+    }
+
+    /// Garbage behind a valid header and checksum: refused or, if it happens
+    /// to decode, a world whose every pose is finite; never a panic.
+    #[test]
+    fn garbage_with_a_valid_checksum_never_panics(payload in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let mut bytes = small_snapshot()[..32].to_vec();
+        bytes[16..24].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+        let sum = payload.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        if let Ok(mut world) = World::restore(&bytes) {
+            let _ = world.step(DT);
+            for (_, b) in world.bodies() {
+                prop_assert!(b.position().translation.vector.iter().all(|v| v.is_finite()));
+            }
+        }
+    }
+}
