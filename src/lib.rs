@@ -26,6 +26,8 @@ pub mod prelude {
         JointMotion, MixRule, QueryFilter, SensorEvent, StepProfile, World, WorldError, WorldRayHit,
         WorldSettings, WorldShapeHit,
     };
+    #[cfg(feature = "serde")]
+    pub use lamina_dynamics::{FORMAT_VERSION, SnapshotError};
     pub use lamina_geometry::{
         Aabb, Capsule, ChainSegment, Circle, Ellipse, Isometry, MassProperties, Point, PointProjection,
         Polygon, Ray, RayHit, Real, Rotation, Segment, Shape, ShapeError, SupportMap, Vec2,
