@@ -1,0 +1,90 @@
+//! World snapshots of Lamina and Rapier2D side by side: the 100-row pyramid of
+//! `large_pyramid` built in both, stepped 100 times, then written to bytes
+//! (Lamina's `World::snapshot`; Rapier's `PhysicsWorld` through serde and
+//! bincode, as its users write it) and read back. Sizes, and the minimum time
+//! of each over a few runs, on one thread.
+//!
+//! ```text
+//! cargo run --release --bin snapshots
+//! ```
+
+#[path = "../rapier_scenes.rs"]
+mod rapier_scenes;
+// Only the scene list and builders are used here, not every field.
+#[allow(dead_code)]
+#[path = "../../../scenes/mod.rs"]
+mod scenes;
+
+use std::time::{Duration, Instant};
+
+use lamina::prelude::*;
+use rapier2d::prelude::PhysicsWorld;
+use scenes::{ALL, TIME_STEP};
+
+/// The scene both engines write.
+const SCENE: &str = "large_pyramid";
+/// Steps before writing: the pyramid settled a little, its contacts warm.
+const STEPS: usize = 100;
+/// Runs of each write and read; the minimum is reported.
+const RUNS: usize = 5;
+
+/// The least time `f` takes over [`RUNS`] runs, and its last result.
+fn timed<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut best = Duration::MAX;
+    let mut last = None;
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        let value = f();
+        best = best.min(start.elapsed());
+        last = Some(value);
+    }
+    (best, last.expect("at least one run"))
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn main() {
+    let scene = ALL.iter().find(|s| s.name == SCENE).expect("the scene exists");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+    pool.install(|| {
+        let mut lamina = (scene.build)();
+        for step in 0..STEPS {
+            scene.before_step(&mut lamina, step);
+            lamina.step(TIME_STEP).expect("a positive step");
+        }
+        let (write, bytes) = timed(|| lamina.snapshot());
+        let (read, restored) = timed(|| World::restore(&bytes).expect("its own snapshot"));
+        assert_eq!(restored.state_hash(), lamina.state_hash());
+
+        let mut rapier: PhysicsWorld = rapier_scenes::build(SCENE).expect("the scene exists");
+        for _ in 0..STEPS {
+            rapier.step();
+        }
+        let (rapier_write, rapier_bytes) =
+            timed(|| bincode::serialize(&rapier).expect("Rapier's world encodes"));
+        let (rapier_read, _) =
+            timed(|| bincode::deserialize::<PhysicsWorld>(&rapier_bytes).expect("Rapier's world decodes"));
+
+        println!("{SCENE} after {STEPS} steps, one thread, minimum of {RUNS} runs:");
+        println!("| engine | bytes | MiB | write ms | read ms |");
+        println!("|---|---:|---:|---:|---:|");
+        let mib = |n: usize| n as f64 / (1024.0 * 1024.0);
+        println!(
+            "| Lamina | {} | {:.2} | {:.2} | {:.2} |",
+            bytes.len(),
+            mib(bytes.len()),
+            ms(write),
+            ms(read)
+        );
+        println!(
+            "| Rapier2D (bincode) | {} | {:.2} | {:.2} | {:.2} |",
+            rapier_bytes.len(),
+            mib(rapier_bytes.len()),
+            ms(rapier_write),
+            ms(rapier_read)
+        );
+        println!("Lamina / Rapier size: {:.2}", bytes.len() as f64 / rapier_bytes.len() as f64);
+    });
+}
