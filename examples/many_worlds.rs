@@ -7,6 +7,9 @@
 //!
 //! `cargo run --release --example many_worlds -- [--worlds N] [--steps N]`
 
+#[path = "../benches/scenes/cartpole.rs"]
+mod cartpole;
+
 use std::time::Instant;
 
 use lamina::prelude::*;
@@ -28,22 +31,8 @@ struct Template {
 }
 
 impl Template {
-    /// Ground, a 1 kg cart on a rail (±2.4 m), a 1 m pole hinged on the cart.
     fn new() -> Self {
-        let mut world = World::new(WorldSettings { enable_sleep: false, ..WorldSettings::default() });
-        let ground = world.add_body(BodyDesc::fixed());
-        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(5.0, 0.1))).expect("valid ground");
-        let cart = world.add_body(BodyDesc::dynamic().translation(0.0, 0.5));
-        world
-            .add_collider(cart, ColliderDesc::new(Shape::rectangle(0.25, 0.1)).density(20.0))
-            .expect("valid cart");
-        let pole = world.add_body(BodyDesc::dynamic().translation(0.0, 1.0));
-        let rod = ColliderDesc::new(Shape::rectangle(0.025, 0.5)).density(4.0);
-        world.add_collider(pole, rod).expect("valid pole");
-        let rail =
-            JointDesc::prismatic(ground, cart, Point::new(0.0, 0.5), Vec2::new(1.0, 0.0)).limits(-2.4, 2.4);
-        world.add_joint(rail).expect("valid rail");
-        world.add_joint(JointDesc::revolute(cart, pole, Point::new(0.0, 0.5))).expect("valid hinge");
+        let (world, cart, pole) = cartpole::build();
         Self { world, cart, pole }
     }
 }

@@ -287,3 +287,27 @@ fn join(
     let joint = RevoluteJointBuilder::new().local_anchor1(anchor - pa).local_anchor2(anchor - pb);
     world.insert_impulse_joint(a, b, joint);
 }
+
+/// The cart-pole of `benches/scenes/cartpole.rs`: ground box (5, 0.1) at the
+/// origin, cart (0.25, 0.1) of density 20 at (0, 0.5) on a prismatic joint
+/// along x limited to ±2.4 m, pole (0.025, 0.5) of density 4 centred at
+/// (0, 1) on a revolute joint at (0, 0.5); sleep off. Returns the world and
+/// the cart's handle.
+pub fn cartpole() -> (PhysicsWorld, RigidBodyHandle) {
+    let mut world = world(gravity());
+    let (ground, _) = world.insert(RigidBodyBuilder::fixed(), ColliderBuilder::cuboid(5.0, 0.1));
+    let cart_body = RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 0.5)).can_sleep(false);
+    let (cart, _) = world.insert(cart_body, ColliderBuilder::cuboid(0.25, 0.1).density(20.0));
+    let pole_body = RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.0)).can_sleep(false);
+    let (pole, _) = world.insert(pole_body, ColliderBuilder::cuboid(0.025, 0.5).density(4.0));
+    let rail = PrismaticJointBuilder::new(Vector::new(1.0, 0.0))
+        .local_anchor1(Vector::new(0.0, 0.5))
+        .local_anchor2(Vector::new(0.0, 0.0))
+        .limits([-2.4, 2.4]);
+    world.insert_impulse_joint(ground, cart, rail);
+    let hinge = RevoluteJointBuilder::new()
+        .local_anchor1(Vector::new(0.0, 0.0))
+        .local_anchor2(Vector::new(0.0, -0.5));
+    world.insert_impulse_joint(cart, pole, hinge);
+    (world, cart)
+}
