@@ -292,7 +292,8 @@ fn join(
 /// origin, cart (0.25, 0.1) of density 20 at (0, 0.5) on a prismatic joint
 /// along x limited to ±2.4 m, pole (0.025, 0.5) of density 4 centred at
 /// (0, 1) on a revolute joint at (0, 0.5); sleep off. Returns the world and
-/// the cart's handle.
+/// the cart's handle. (Only `--bin small_worlds` builds it.)
+#[allow(dead_code)]
 pub fn cartpole() -> (PhysicsWorld, RigidBodyHandle) {
     let mut world = world(gravity());
     let (ground, _) = world.insert(RigidBodyBuilder::fixed(), ColliderBuilder::cuboid(5.0, 0.1));
