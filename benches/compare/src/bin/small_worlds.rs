@@ -45,7 +45,7 @@ fn per_item(items: usize, mut f: impl FnMut()) -> f64 {
 
 /// The push on the cart at step `i`, newtons.
 fn push(i: usize) -> Real {
-    if (i / 30) % 2 == 0 { 10.0 } else { -10.0 }
+    if (i / 30).is_multiple_of(2) { 10.0 } else { -10.0 }
 }
 
 fn main() {
