@@ -20,8 +20,8 @@ use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, S
 use super::body_state::States;
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
+use super::lane_passes::LanePass;
 use super::lanes::Lanes;
-use super::stages::LanePass;
 use crate::body::NO_INDEX;
 
 /// True when this processor runs AVX instructions (checked once, then cached

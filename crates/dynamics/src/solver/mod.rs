@@ -32,6 +32,7 @@ pub(crate) mod contact_bundle;
 pub(crate) mod contact_solver;
 pub(crate) mod integrate;
 pub(crate) mod joints;
+pub(crate) mod lane_passes;
 pub(crate) mod lanes;
 pub(crate) mod parallel;
 pub(crate) mod stages;

@@ -1,0 +1,138 @@
+//! The passes over bundles of SIMD lanes (warm start, solve, restitution),
+//! for contacts and plain point joints alike, and where each runs: bundles are
+//! four lanes wide, or eight where the processor has AVX (`avx.rs`), chosen
+//! once per solver; eight-lane passes run inside functions compiled for AVX.
+
+use lamina_geometry::Real;
+
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+use super::avx::Avx8;
+use super::body_state::States;
+use super::contact_bundle::ContactBundle;
+use super::joints::point_bundle::PointJointBundle;
+use super::lanes::Lanes;
+use super::parallel::for_each_in_color;
+
+/// Bundles of one kind packed in lanes: four, or eight where the processor
+/// has AVX (chosen once, when the solver is made).
+pub(crate) enum Bundles<B4, B8> {
+    Four(Vec<B4>),
+    #[cfg_attr(not(all(target_arch = "x86_64", not(feature = "f64"))), allow(dead_code))]
+    Eight(Vec<B8>),
+}
+
+impl<B4, B8> Default for Bundles<B4, B8> {
+    fn default() -> Self {
+        #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+        if super::avx::available() {
+            return Bundles::Eight(Vec::new());
+        }
+        Bundles::Four(Vec::new())
+    }
+}
+
+/// The eight-lane type where there is one; elsewhere a stand-in that is never used.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+pub(crate) type Eight = Avx8;
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+pub(crate) type Eight = super::lanes::Wide;
+
+/// One pass of the solver over bundles of any width: contacts and plain
+/// point joints.
+pub(crate) trait LanePass: Sync {
+    /// Runs the pass on one bundle of contacts.
+    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States);
+    /// Runs the pass on one bundle of point joints.
+    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States);
+}
+
+/// Applies the impulses accumulated in the last step.
+pub(crate) struct WarmStart;
+
+impl LanePass for WarmStart {
+    #[inline(always)]
+    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+        bundle.warm_start(states);
+    }
+    #[inline(always)]
+    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
+        bundle.warm_start(states);
+    }
+}
+
+/// One pass of sequential impulses, with or without the position bias.
+pub(crate) struct Solve {
+    pub inv_h: Real,
+    pub max_push: Real,
+    pub use_bias: bool,
+}
+
+impl LanePass for Solve {
+    #[inline(always)]
+    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+        bundle.solve(states, self.inv_h, self.use_bias, self.max_push);
+    }
+    #[inline(always)]
+    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
+        bundle.solve(states, self.use_bias);
+    }
+}
+
+/// Restitution of the points that approached faster than `threshold`
+/// (joints have none).
+pub(crate) struct Restitution {
+    pub threshold: Real,
+}
+
+impl LanePass for Restitution {
+    #[inline(always)]
+    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
+        bundle.apply_restitution(states, self.threshold);
+    }
+    #[inline(always)]
+    fn points<W: Lanes>(&self, _: &mut PointJointBundle<W>, _: &States) {}
+}
+
+/// Runs `pass` over `bundles[range]` of one colour, through functions
+/// compiled for AVX where the bundles are eight wide.
+pub(crate) fn run_bundles<B4: Send, B8: Send>(
+    bundles: &mut Bundles<B4, B8>,
+    range: std::ops::Range<usize>,
+    serial: bool,
+    states: &States,
+    four: impl Fn(&mut B4, &States) + Sync,
+    eight: impl Fn(&mut B8, &States) + Sync,
+) {
+    match bundles {
+        Bundles::Four(b) => for_each_in_color(&mut b[range], serial, states, &four),
+        Bundles::Eight(b) => for_each_in_color(&mut b[range], serial, states, &eight),
+    }
+}
+
+/// `pass` on eight contacts, compiled for AVX.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+#[inline(always)]
+pub(crate) fn eight_contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<Eight>, states: &States) {
+    // SAFETY: the solver holds eight-lane bundles only where the processor has AVX.
+    unsafe { super::avx::contacts(pass, bundle, states) }
+}
+
+/// `pass` on eight point joints, compiled for AVX.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+#[inline(always)]
+pub(crate) fn eight_points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Eight>, states: &States) {
+    // SAFETY: as in `eight_contacts`.
+    unsafe { super::avx::points(pass, bundle, states) }
+}
+
+/// Without eight lanes the solver never holds eight-lane bundles.
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+pub(crate) fn eight_contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<Eight>, states: &States) {
+    pass.contacts(bundle, states);
+}
+
+/// Without eight lanes the solver never holds eight-lane bundles.
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+pub(crate) fn eight_points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Eight>, states: &States) {
+    pass.points(bundle, states);
+}
