@@ -4,7 +4,7 @@
 //! type every build has, is `wide::f32x4` (or `f64x4` with the `f64`
 //! feature): SSE on x86-64, NEON on aarch64, plain arrays elsewhere. On x86-64
 //! processors with AVX, contacts are solved eight at a time in
-//! [`Avx8`](super::avx::Avx8) instead, chosen when the program runs
+//! `Avx8` instead, chosen when the program runs
 //! (`avx.rs`). Only operations that IEEE 754 rounds exactly the same way on
 //! every target are used — add, subtract, multiply, divide, compare, select —
 //! never a fused multiply-add, and `max` and `min` are written as

@@ -86,8 +86,8 @@ const FIXED_PARAMS: BodyParams = BodyParams {
 };
 
 impl Solver {
-    /// Solves contacts four at a time whatever the processor has (for tests
-    /// that compare the lane widths).
+    /// Solves contacts and point joints four at a time whatever the processor
+    /// has (for tests that compare the lane widths).
     #[cfg(all(test, target_arch = "x86_64", not(feature = "f64")))]
     pub fn use_four_lanes(&mut self) {
         self.bundles = Bundles::Four(Vec::new());
