@@ -8,6 +8,8 @@ use lamina_geometry::Real;
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 use super::avx::Avx8;
 use super::body_state::States;
+use super::bundles::{LaneBundle, pack_bundles};
+use super::constraint_graph::{COLOR_COUNT, ColorOrder};
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
 use super::lanes::Lanes;
@@ -28,6 +30,22 @@ impl<B4, B8> Default for Bundles<B4, B8> {
             return Bundles::Eight(Vec::new());
         }
         Bundles::Four(Vec::new())
+    }
+}
+
+impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8> {
+    /// Packs the coloured constraints into bundles of this width (see
+    /// [`pack_bundles`]).
+    pub(crate) fn pack(
+        &mut self,
+        coloring: &ColorOrder,
+        starts: &mut [usize; COLOR_COUNT + 1],
+        prepare: impl Fn(u32) -> B4::Constraint + Sync,
+    ) {
+        match self {
+            Bundles::Four(bundles) => pack_bundles(coloring, bundles, starts, prepare),
+            Bundles::Eight(bundles) => pack_bundles(coloring, bundles, starts, prepare),
+        }
     }
 }
 

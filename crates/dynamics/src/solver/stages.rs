@@ -12,7 +12,6 @@ use slotmap::SlotMap;
 
 use super::Softness;
 use super::body_state::{BodyParams, BodyState, States};
-use super::bundles::pack_bundles;
 use super::constraint_graph::ColorOrder;
 use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
 use super::contact_bundle::ContactBundle;
@@ -237,11 +236,7 @@ impl Solver {
                 .map(|&i| prepare_joint(i))
                 .collect_into_vec(&mut self.joints);
         }
-        let (plain, starts) = (&self.plain_joints, &mut self.point_bundle_starts);
-        match &mut self.point_bundles {
-            Bundles::Four(bundles) => pack_bundles(plain, bundles, starts, prepare_point),
-            Bundles::Eight(bundles) => pack_bundles(plain, bundles, starts, prepare_point),
-        }
+        self.point_bundles.pack(&self.plain_joints, &mut self.point_bundle_starts, prepare_point);
 
         // Contacts with immovable bodies are made twice as stiff (nothing on
         // the other side gives way), within the same limit.
@@ -280,11 +275,7 @@ impl Solver {
                 settings.enable_warm_starting,
             )
         };
-        let (graph, starts) = (&self.graph.contacts, &mut self.bundle_starts);
-        match &mut self.bundles {
-            Bundles::Four(bundles) => pack_bundles(graph, bundles, starts, prepare_constraint),
-            Bundles::Eight(bundles) => pack_bundles(graph, bundles, starts, prepare_constraint),
-        }
+        self.bundles.pack(&self.graph.contacts, &mut self.bundle_starts, prepare_constraint);
     }
 
     /// Gravity, forces and damping over one substep.
