@@ -21,10 +21,10 @@ pub use lamina_narrowphase as query;
 pub mod prelude {
     pub use lamina_broadphase::{BroadPhaseError, PairEvent, SweepAndPrune};
     pub use lamina_dynamics::{
-        Body, BodyDesc, BodyKey, BodyKind, Chain, ChainDesc, ChainKey, Collider, ColliderDesc, ColliderKey,
-        CollisionFilter, Contact, ContactEvent, ContactHitEvent, Joint, JointDesc, JointKey, JointKind,
-        JointMotion, MixRule, QueryFilter, SensorEvent, StepProfile, World, WorldError, WorldRayHit,
-        WorldSettings, WorldShapeHit,
+        Body, BodyDesc, BodyKey, BodyKind, BodyMut, Chain, ChainDesc, ChainKey, Collider, ColliderDesc,
+        ColliderKey, CollisionFilter, Contact, ContactEvent, ContactHitEvent, Joint, JointDesc, JointKey,
+        JointKind, JointMotion, JointMut, MixRule, QueryFilter, SensorEvent, StepProfile, World, WorldError,
+        WorldRayHit, WorldSettings, WorldShapeHit,
     };
     #[cfg(feature = "serde")]
     pub use lamina_dynamics::{FORMAT_VERSION, SnapshotError};

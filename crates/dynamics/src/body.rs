@@ -183,7 +183,9 @@ impl BodyDesc {
     }
 }
 
-/// A rigid body in a [`crate::World`].
+/// A rigid body in a [`crate::World`]. Read it through
+/// [`World::body`](crate::World::body); change it through
+/// [`World::body_mut`](crate::World::body_mut), which hands out a [`BodyMut`].
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Body {
@@ -356,14 +358,14 @@ impl Body {
         self.kind
     }
 
-    /// The user data given at creation or by [`Body::set_user_data`].
+    /// The user data given at creation or by [`BodyMut::set_user_data`].
     #[inline]
     pub fn user_data(&self) -> u64 {
         self.user_data
     }
 
     /// Replaces the user data.
-    pub fn set_user_data(&mut self, data: u64) {
+    pub(crate) fn set_user_data(&mut self, data: u64) {
         self.user_data = data;
     }
 
@@ -384,7 +386,7 @@ impl Body {
     }
 
     /// Sets the linear velocity and wakes the body. Refuses non-finite values.
-    pub fn set_linear_velocity(&mut self, v: Vec2) -> Result<(), WorldError> {
+    pub(crate) fn set_linear_velocity(&mut self, v: Vec2) -> Result<(), WorldError> {
         finite("linear_velocity.x", v.x)?;
         finite("linear_velocity.y", v.y)?;
         if self.kind != BodyKind::Fixed {
@@ -395,7 +397,7 @@ impl Body {
     }
 
     /// Sets the angular velocity and wakes the body. Refuses non-finite values.
-    pub fn set_angular_velocity(&mut self, w: Real) -> Result<(), WorldError> {
+    pub(crate) fn set_angular_velocity(&mut self, w: Real) -> Result<(), WorldError> {
         finite("angular_velocity", w)?;
         if self.kind != BodyKind::Fixed && !self.fixed_rotation {
             self.angular_velocity = w;
@@ -405,12 +407,12 @@ impl Body {
     }
 
     /// Adds a force (newtons) at the centre of mass until the end of the next step.
-    pub fn apply_force(&mut self, force: Vec2) -> Result<(), WorldError> {
+    pub(crate) fn apply_force(&mut self, force: Vec2) -> Result<(), WorldError> {
         self.apply_force_at(force, self.center)
     }
 
     /// Adds a force (newtons) at a world point until the end of the next step.
-    pub fn apply_force_at(&mut self, force: Vec2, point: Point) -> Result<(), WorldError> {
+    pub(crate) fn apply_force_at(&mut self, force: Vec2, point: Point) -> Result<(), WorldError> {
         finite("force.x", force.x)?;
         finite("force.y", force.y)?;
         finite("point.x", point.x)?;
@@ -431,7 +433,7 @@ impl Body {
     }
 
     /// Adds a torque (N·m) until the end of the next step.
-    pub fn apply_torque(&mut self, torque: Real) -> Result<(), WorldError> {
+    pub(crate) fn apply_torque(&mut self, torque: Real) -> Result<(), WorldError> {
         finite("torque", torque)?;
         if self.kind == BodyKind::Dynamic {
             finite("total torque", self.torque + torque)?;
@@ -442,7 +444,7 @@ impl Body {
     }
 
     /// Changes the velocity at once by `impulse` (N·s) applied at a world point.
-    pub fn apply_impulse_at(&mut self, impulse: Vec2, point: Point) -> Result<(), WorldError> {
+    pub(crate) fn apply_impulse_at(&mut self, impulse: Vec2, point: Point) -> Result<(), WorldError> {
         finite("impulse.x", impulse.x)?;
         finite("impulse.y", impulse.y)?;
         finite("point.x", point.x)?;
@@ -462,7 +464,7 @@ impl Body {
     }
 
     /// Changes the velocity at once by `impulse` (N·s) applied at the centre of mass.
-    pub fn apply_impulse(&mut self, impulse: Vec2) -> Result<(), WorldError> {
+    pub(crate) fn apply_impulse(&mut self, impulse: Vec2) -> Result<(), WorldError> {
         self.apply_impulse_at(impulse, self.center)
     }
 
@@ -475,10 +477,9 @@ impl Body {
         self.sleep_time = 0.0;
     }
 
-    /// Recomputes mass, centre and inertia from the colliders' mass properties
-    /// (each already in the body's frame), keeping the centre of mass's velocity.
-    pub(crate) fn set_mass_properties(&mut self, parts: impl Iterator<Item = MassProperties>) {
-        let total = parts.fold(MassProperties::ZERO, |acc, m| acc.combine(&m));
+    /// Sets mass, centre and inertia from the colliders' summed mass
+    /// properties (in the body's frame), keeping the centre of mass's velocity.
+    pub(crate) fn set_mass_properties(&mut self, total: MassProperties) {
         if self.kind != BodyKind::Dynamic {
             self.mass = 0.0;
             self.inv_mass = 0.0;
@@ -494,6 +495,106 @@ impl Body {
             self.inv_inertia = if self.inertia > 0.0 { 1.0 / self.inertia } else { 0.0 };
         }
         self.center = self.pose * self.local_center;
+    }
+}
+
+/// The changeable face of a world's body, handed out as `&mut BodyMut` by
+/// [`World::body_mut`](crate::World::body_mut). It reads as a [`Body`]
+/// (through `Deref`) and changes only what a user may change without breaking
+/// the world's bookkeeping: velocities, forces, impulses and user data.
+///
+/// It is unsized (a one-body slice), so it can be neither assigned nor
+/// swapped: no body can be overwritten wholesale, nor one copied in from
+/// another world with that world's collider keys and island ids.
+///
+/// ```
+/// # use lamina_dynamics::{BodyDesc, World, WorldSettings};
+/// # use lamina_geometry::Vec2;
+/// let mut world = World::new(WorldSettings::default());
+/// let ball = world.add_body(BodyDesc::dynamic());
+/// let body = world.body_mut(ball).unwrap();
+/// body.set_linear_velocity(Vec2::new(1.0, 0.0))?;
+/// assert_eq!(body.linear_velocity(), Vec2::new(1.0, 0.0)); // reads as a Body
+/// # Ok::<(), lamina_dynamics::WorldError>(())
+/// ```
+///
+/// ```compile_fail
+/// # use lamina_dynamics::{BodyDesc, World, WorldSettings};
+/// let mut world = World::new(WorldSettings::default());
+/// let ball = world.add_body(BodyDesc::dynamic());
+/// let copy = world.body(ball).unwrap().clone();
+/// *world.body_mut(ball).unwrap() = copy; // refused: a body is not replaced
+/// ```
+#[repr(transparent)]
+pub struct BodyMut([Body]);
+
+impl BodyMut {
+    pub(crate) fn new(body: &mut Body) -> &mut BodyMut {
+        let one: *mut [Body] = std::slice::from_mut(body);
+        // SAFETY: `BodyMut` is a transparent wrapper of `[Body]`, so the two
+        // pointer types have the same layout and the same slice length; the
+        // borrow's lifetime carries over unchanged.
+        unsafe { &mut *(one as *mut BodyMut) }
+    }
+
+    fn body(&mut self) -> &mut Body {
+        &mut self.0[0]
+    }
+
+    /// Sets the linear velocity and wakes the body. Refuses non-finite values.
+    /// A fixed body keeps its zero velocity.
+    pub fn set_linear_velocity(&mut self, v: Vec2) -> Result<(), WorldError> {
+        self.body().set_linear_velocity(v)
+    }
+
+    /// Sets the angular velocity and wakes the body. Refuses non-finite
+    /// values. Fixed bodies and bodies with fixed rotation keep theirs.
+    pub fn set_angular_velocity(&mut self, w: Real) -> Result<(), WorldError> {
+        self.body().set_angular_velocity(w)
+    }
+
+    /// Adds a force (newtons) at the centre of mass until the end of the next step.
+    pub fn apply_force(&mut self, force: Vec2) -> Result<(), WorldError> {
+        self.body().apply_force(force)
+    }
+
+    /// Adds a force (newtons) at a world point until the end of the next step.
+    pub fn apply_force_at(&mut self, force: Vec2, point: Point) -> Result<(), WorldError> {
+        self.body().apply_force_at(force, point)
+    }
+
+    /// Adds a torque (N·m) until the end of the next step.
+    pub fn apply_torque(&mut self, torque: Real) -> Result<(), WorldError> {
+        self.body().apply_torque(torque)
+    }
+
+    /// Changes the velocity at once by `impulse` (N·s) applied at a world point.
+    pub fn apply_impulse_at(&mut self, impulse: Vec2, point: Point) -> Result<(), WorldError> {
+        self.body().apply_impulse_at(impulse, point)
+    }
+
+    /// Changes the velocity at once by `impulse` (N·s) applied at the centre of mass.
+    pub fn apply_impulse(&mut self, impulse: Vec2) -> Result<(), WorldError> {
+        self.body().apply_impulse(impulse)
+    }
+
+    /// Replaces the user data.
+    pub fn set_user_data(&mut self, data: u64) {
+        self.body().set_user_data(data);
+    }
+}
+
+impl std::ops::Deref for BodyMut {
+    type Target = Body;
+
+    fn deref(&self) -> &Body {
+        &self.0[0]
+    }
+}
+
+impl std::fmt::Debug for BodyMut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Body::fmt(self, f)
     }
 }
 

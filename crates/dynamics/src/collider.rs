@@ -135,10 +135,11 @@ impl ColliderDesc {
         check("friction", self.friction, (0.0..=MAX_COEFFICIENT).contains(&self.friction))?;
         check("restitution", self.restitution, (0.0..=MAX_COEFFICIENT).contains(&self.restitution))?;
         let t = self.local_pose.translation.vector;
-        let (re, im) = (self.local_pose.rotation.re, self.local_pose.rotation.im);
         check("local_pose.x", t.x, t.x.is_finite())?;
         check("local_pose.y", t.y, t.y.is_finite())?;
-        check("local_pose.rotation", re, re.is_finite() && im.is_finite())
+        // A rotation that is not a unit complex number would scale the shape.
+        lamina_geometry::validate_rotation(&self.local_pose.rotation)
+            .map_err(|value| WorldError::InvalidColliderProperty { name: "local_pose.rotation", value })
     }
 }
 

@@ -311,7 +311,8 @@ pub(crate) struct JointImpulses {
     pub upper: Real,
 }
 
-/// A joint of a [`World`].
+/// A joint of a [`World`]. Read it through [`World::joint`]; change it
+/// through [`World::joint_mut`], which hands out a [`JointMut`].
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Joint {
@@ -392,33 +393,33 @@ impl Joint {
 
     /// Sets the motor's target speed (a motor with no force limit is created if
     /// the joint had none), and wakes the bodies.
-    pub fn set_motor_speed(&mut self, speed: Real) -> Result<(), WorldError> {
+    pub(crate) fn set_motor_speed(&mut self, speed: Real) -> Result<(), WorldError> {
         let max = self.desc.motor.map_or(Real::MAX, |m| m.max);
         self.set_motor(speed, max)
     }
 
     /// Sets the motor's speed and largest torque or force, and wakes the bodies.
-    pub fn set_motor(&mut self, speed: Real, max: Real) -> Result<(), WorldError> {
+    pub(crate) fn set_motor(&mut self, speed: Real, max: Real) -> Result<(), WorldError> {
         self.change(|d| d.motor = Some(Motor { speed, max }))
     }
 
     /// Sets the limits, and wakes the bodies.
-    pub fn set_limits(&mut self, lower: Real, upper: Real) -> Result<(), WorldError> {
+    pub(crate) fn set_limits(&mut self, lower: Real, upper: Real) -> Result<(), WorldError> {
         self.change(|d| d.limits = Some((lower, upper)))
     }
 
     /// Sets the spring, and wakes the bodies.
-    pub fn set_spring(&mut self, hertz: Real, damping_ratio: Real) -> Result<(), WorldError> {
+    pub(crate) fn set_spring(&mut self, hertz: Real, damping_ratio: Real) -> Result<(), WorldError> {
         self.change(|d| d.spring = Some(Spring { hertz, damping_ratio }))
     }
 
     /// Sets the largest force of a mouse or motor joint, and wakes the bodies.
-    pub fn set_max_force(&mut self, force: Real) -> Result<(), WorldError> {
+    pub(crate) fn set_max_force(&mut self, force: Real) -> Result<(), WorldError> {
         self.change(|d| d.max_force = force)
     }
 
     /// Moves a mouse joint's target, and wakes the body.
-    pub fn set_target(&mut self, target: Point) -> Result<(), WorldError> {
+    pub(crate) fn set_target(&mut self, target: Point) -> Result<(), WorldError> {
         if self.desc.kind != JointKind::Mouse {
             return Err(WorldError::WrongJointKind { name: "target", kind: self.desc.kind });
         }
@@ -450,6 +451,99 @@ impl Joint {
         self.desc = desc;
         self.wake_requested = true;
         Ok(())
+    }
+}
+
+/// The changeable face of a world's joint, handed out as `&mut JointMut` by
+/// [`World::joint_mut`]. It reads as a [`Joint`] (through `Deref`) and changes
+/// its motor, limits, spring, force limit and target, each checked as
+/// [`JointDesc::validate`] checks a new joint; a refused change leaves the
+/// joint as it was.
+///
+/// It is unsized (a one-joint slice), so it can be neither assigned nor
+/// swapped: no joint can be replaced wholesale, nor one copied in from another
+/// world with bodies this world does not have.
+///
+/// ```
+/// # use lamina_dynamics::{BodyDesc, JointDesc, World, WorldSettings};
+/// # use lamina_geometry::Point;
+/// let mut world = World::new(WorldSettings::default());
+/// let (a, b) = (world.add_body(BodyDesc::fixed()), world.add_body(BodyDesc::dynamic()));
+/// let hinge = world.add_joint(JointDesc::revolute(a, b, Point::origin()))?;
+/// let joint = world.joint_mut(hinge).unwrap();
+/// joint.set_motor(2.0, 10.0)?;
+/// assert_eq!(joint.desc().motor.map(|m| m.speed), Some(2.0)); // reads as a Joint
+/// # Ok::<(), lamina_dynamics::WorldError>(())
+/// ```
+///
+/// ```compile_fail
+/// # use lamina_dynamics::{BodyDesc, JointDesc, World, WorldSettings};
+/// # use lamina_geometry::Point;
+/// let mut world = World::new(WorldSettings::default());
+/// let (a, b) = (world.add_body(BodyDesc::fixed()), world.add_body(BodyDesc::dynamic()));
+/// let hinge = world.add_joint(JointDesc::revolute(a, b, Point::origin())).unwrap();
+/// let copy = world.joint(hinge).unwrap().clone();
+/// *world.joint_mut(hinge).unwrap() = copy; // refused: a joint is not replaced
+/// ```
+#[repr(transparent)]
+pub struct JointMut([Joint]);
+
+impl JointMut {
+    pub(crate) fn new(joint: &mut Joint) -> &mut JointMut {
+        let one: *mut [Joint] = std::slice::from_mut(joint);
+        // SAFETY: `JointMut` is a transparent wrapper of `[Joint]`, so the two
+        // pointer types have the same layout and the same slice length; the
+        // borrow's lifetime carries over unchanged.
+        unsafe { &mut *(one as *mut JointMut) }
+    }
+
+    fn joint(&mut self) -> &mut Joint {
+        &mut self.0[0]
+    }
+
+    /// Sets the motor's target speed (a motor with no force limit is created if
+    /// the joint had none), and wakes the bodies.
+    pub fn set_motor_speed(&mut self, speed: Real) -> Result<(), WorldError> {
+        self.joint().set_motor_speed(speed)
+    }
+
+    /// Sets the motor's speed and largest torque or force, and wakes the bodies.
+    pub fn set_motor(&mut self, speed: Real, max: Real) -> Result<(), WorldError> {
+        self.joint().set_motor(speed, max)
+    }
+
+    /// Sets the limits, and wakes the bodies.
+    pub fn set_limits(&mut self, lower: Real, upper: Real) -> Result<(), WorldError> {
+        self.joint().set_limits(lower, upper)
+    }
+
+    /// Sets the spring, and wakes the bodies.
+    pub fn set_spring(&mut self, hertz: Real, damping_ratio: Real) -> Result<(), WorldError> {
+        self.joint().set_spring(hertz, damping_ratio)
+    }
+
+    /// Sets the largest force of a mouse or motor joint, and wakes the bodies.
+    pub fn set_max_force(&mut self, force: Real) -> Result<(), WorldError> {
+        self.joint().set_max_force(force)
+    }
+
+    /// Moves a mouse joint's target, and wakes the body.
+    pub fn set_target(&mut self, target: Point) -> Result<(), WorldError> {
+        self.joint().set_target(target)
+    }
+}
+
+impl std::ops::Deref for JointMut {
+    type Target = Joint;
+
+    fn deref(&self) -> &Joint {
+        &self.0[0]
+    }
+}
+
+impl std::fmt::Debug for JointMut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Joint::fmt(self, f)
     }
 }
 
@@ -534,9 +628,9 @@ impl World {
 
     /// The joint for changes (motor, limits, spring, target), or `None` for a
     /// stale key. Every change wakes the joint's bodies at the next step.
-    pub fn joint_mut(&mut self, key: JointKey) -> Option<&mut Joint> {
+    pub fn joint_mut(&mut self, key: JointKey) -> Option<&mut JointMut> {
         self.joint_changes_pending = true;
-        self.joints.get_mut(key)
+        self.joints.get_mut(key).map(JointMut::new)
     }
 
     /// Every joint, in key order.

@@ -47,12 +47,12 @@ mod solver;
 mod step;
 mod world;
 
-pub use body::{Body, BodyDesc, BodyKind};
+pub use body::{Body, BodyDesc, BodyKind, BodyMut};
 pub use chain::{Chain, ChainDesc};
 pub use collider::{Collider, ColliderDesc, CollisionFilter, MAX_COEFFICIENT};
 pub use contact::{Contact, ContactEvent, ContactHitEvent, ContactPointState, SensorEvent};
 pub use error::WorldError;
-pub use joint::{Joint, JointDesc, JointKind, JointMotion, Motor, Spring};
+pub use joint::{Joint, JointDesc, JointKind, JointMotion, JointMut, Motor, Spring};
 pub use profile::StepProfile;
 pub use query::{QueryFilter, QueryPredicate, WorldRayHit, WorldShapeHit};
 pub use settings::{MixRule, WorldSettings};

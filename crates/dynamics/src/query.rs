@@ -168,17 +168,13 @@ fn check_ray(ray: &Ray, max_toi: Real) -> Result<(), WorldError> {
 /// Checks a query pose: finite, with a unit rotation.
 fn check_pose(pose: &Isometry) -> Result<(), WorldError> {
     let t = pose.translation.vector;
-    let (re, im) = (pose.rotation.re, pose.rotation.im);
-    for (name, v) in [("pose.x", t.x), ("pose.y", t.y), ("pose.rotation.re", re), ("pose.rotation.im", im)] {
+    for (name, v) in [("pose.x", t.x), ("pose.y", t.y)] {
         if !v.is_finite() {
             return Err(WorldError::InvalidQuery { name, value: v });
         }
     }
-    let length = (re * re + im * im).sqrt();
-    if (length - 1.0).abs() > 1e-3 {
-        return Err(WorldError::InvalidQuery { name: "pose rotation length", value: length });
-    }
-    Ok(())
+    lamina_geometry::validate_rotation(&pose.rotation)
+        .map_err(|value| WorldError::InvalidQuery { name: "pose.rotation", value })
 }
 
 /// Keeps the better of two hits: the nearer, and of equal ones the lower key,

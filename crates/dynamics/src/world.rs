@@ -4,10 +4,10 @@ use std::collections::HashMap;
 
 use lamina_broadphase::SweepAndPrune;
 use lamina_geometry::tolerance::WORLD_AABB_MARGIN;
-use lamina_geometry::{Isometry, Real, Vec2};
+use lamina_geometry::{Isometry, MassProperties, Real, Vec2, validate_rotation};
 use slotmap::SlotMap;
 
-use crate::body::{Body, BodyDesc, BodyKind};
+use crate::body::{Body, BodyDesc, BodyKind, BodyMut};
 use crate::chain::Chain;
 use crate::collider::{Collider, ColliderDesc};
 use crate::contact::{Contact, ContactEvent, ContactHitEvent, NarrowPhase, SensorEvent};
@@ -57,6 +57,23 @@ pub struct World {
     pub(crate) wake_scratch: Vec<BodyKey>,
     /// Fast bullets with their motion and how much of it they may keep.
     pub(crate) bullet_moves: Vec<(BodyKey, lamina_narrowphase::Sweep, Real)>,
+    /// What the infallible calls ([`World::new`], [`World::add_body`]) refused.
+    pub(crate) refusals: Refusals,
+}
+
+/// The bad input that calls without an error to return replaced by a safe
+/// default: how often, and the last such error.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Refusals {
+    count: u64,
+    last: Option<WorldError>,
+}
+
+impl Refusals {
+    fn record(&mut self, error: WorldError) {
+        self.count += 1;
+        self.last = Some(error);
+    }
 }
 
 impl Clone for World {
@@ -88,15 +105,23 @@ impl Clone for World {
             finished: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
+            refusals: self.refusals,
         }
     }
 }
 
 impl World {
-    /// An empty world. Bad settings are replaced by nothing: use
+    /// An empty world. Bad settings (a non-finite gravity, zero substeps, ...)
+    /// cannot be returned as an error here: the world gets the default
+    /// settings instead, and the refusal is counted and kept
+    /// ([`World::refusal_count`], [`World::last_refusal`]). Use
     /// [`World::try_new`] to have them refused.
     pub fn new(settings: WorldSettings) -> Self {
-        Self::try_new(settings).unwrap_or_else(|_| Self::build(WorldSettings::default()))
+        Self::try_new(settings).unwrap_or_else(|error| {
+            let mut world = Self::build(WorldSettings::default());
+            world.refusals.record(error);
+            world
+        })
     }
 
     /// An empty world, or the first bad setting.
@@ -131,7 +156,21 @@ impl World {
             finished: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
+            refusals: Refusals::default(),
         }
+    }
+
+    /// How many times a call that returns no error ([`World::new`],
+    /// [`World::add_body`]) was given bad input and put a safe default in its
+    /// place. Zero in a program that uses the `try_` forms or gives good input.
+    pub fn refusal_count(&self) -> u64 {
+        self.refusals.count
+    }
+
+    /// The last bad input that [`World::new`] or [`World::add_body`] replaced
+    /// by a safe default, as the error its `try_` form would have returned.
+    pub fn last_refusal(&self) -> Option<WorldError> {
+        self.refusals.last
     }
 
     /// The world's settings.
@@ -163,12 +202,18 @@ impl World {
         Ok(())
     }
 
-    /// Adds a body. A description with a non-finite number is clamped to a
-    /// still body at the origin; use [`World::try_add_body`] to have it refused.
+    /// Adds a body. A description with a bad value (a non-finite number, a
+    /// negative damping) cannot be returned as an error here: a still body
+    /// of the same kind is added at the origin instead, and the refusal is
+    /// counted and kept ([`World::refusal_count`], [`World::last_refusal`]).
+    /// Use [`World::try_add_body`] to have it refused.
     pub fn add_body(&mut self, desc: BodyDesc) -> BodyKey {
         match self.try_add_body(desc) {
             Ok(key) => key,
-            Err(_) => self.insert_body(&BodyDesc { kind: desc.kind, ..BodyDesc::fixed() }),
+            Err(error) => {
+                self.refusals.record(error);
+                self.insert_body(&BodyDesc { kind: desc.kind, ..BodyDesc::fixed() })
+            }
         }
     }
 
@@ -180,7 +225,7 @@ impl World {
 
     fn insert_body(&mut self, desc: &BodyDesc) -> BodyKey {
         let mut body = Body::from_desc(desc);
-        body.set_mass_properties(std::iter::empty());
+        body.set_mass_properties(MassProperties::ZERO);
         if desc.fixed_rotation {
             body.angular_velocity = 0.0;
         }
@@ -193,6 +238,16 @@ impl World {
     /// Adds a collider to `body`, recomputing the body's mass. Refuses a stale
     /// body key or a bad shape or property, leaving the world unchanged.
     pub fn add_collider(&mut self, body: BodyKey, desc: ColliderDesc) -> Result<ColliderKey, WorldError> {
+        desc.validate()?;
+        let existing = self.bodies.get(body).ok_or(WorldError::StaleBody(body))?;
+        if !desc.sensor {
+            let own = desc.shape.mass_properties(desc.density).transformed(&desc.local_pose);
+            // Summed in the order `update_mass` will sum them, the new one last.
+            let total = solid_mass_parts(&self.colliders, existing)
+                .fold(MassProperties::ZERO, |acc, m| acc.combine(&m))
+                .combine(&own);
+            check_mass(&total)?;
+        }
         let key = self.attach_collider(body, desc)?;
         self.update_mass(body);
         // A body built asleep stays asleep while it is given its shapes; if a
@@ -273,13 +328,7 @@ impl World {
     pub(crate) fn update_mass(&mut self, key: BodyKey) {
         let Some(body) = self.bodies.get(key) else { return };
         let colliders = &self.colliders;
-        let parts: Vec<_> = body
-            .colliders
-            .iter()
-            .filter_map(|c| colliders.get(*c))
-            .filter(|c| !c.sensor)
-            .map(|c| c.shape.mass_properties(c.density).transformed(&c.local_pose))
-            .collect();
+        let total = solid_mass_parts(colliders, body).fold(MassProperties::ZERO, |acc, m| acc.combine(&m));
         let min_extent = body
             .colliders
             .iter()
@@ -294,7 +343,7 @@ impl World {
             .map(|c| c.local_pose.translation.vector.norm() + c.shape.local_bounding_radius())
             .collect();
         let body = &mut self.bodies[key];
-        body.set_mass_properties(parts.into_iter());
+        body.set_mass_properties(total);
         let center_offset = body.local_center.coords.norm();
         body.extent = extent_parts.into_iter().fold(0.0, Real::max) + center_offset;
         body.min_extent = min_extent;
@@ -335,11 +384,13 @@ impl World {
         self.bodies.get(key)
     }
 
-    /// The body for changes (velocities, forces, impulses), or `None` for a
-    /// stale key. A sleeping body that is changed wakes at the next step.
-    pub fn body_mut(&mut self, key: BodyKey) -> Option<&mut Body> {
+    /// The body for changes (velocities, forces, impulses, user data), or
+    /// `None` for a stale key. A sleeping body that is changed wakes at the
+    /// next step. [`BodyMut`] reads as a [`Body`]; the body cannot be replaced
+    /// through it.
+    pub fn body_mut(&mut self, key: BodyKey) -> Option<&mut BodyMut> {
         self.body_changes_pending = true;
-        self.bodies.get_mut(key)
+        self.bodies.get_mut(key).map(BodyMut::new)
     }
 
     /// Every body, in key order.
@@ -355,18 +406,14 @@ impl World {
     /// Moves a body to `pose` at once (a teleport: no velocity change) and wakes it.
     pub fn set_body_position(&mut self, key: BodyKey, pose: Isometry) -> Result<(), WorldError> {
         let t = pose.translation.vector;
-        let (re, im) = (pose.rotation.re, pose.rotation.im);
-        for (name, v) in [("position.x", t.x), ("position.y", t.y), ("rotation.re", re), ("rotation.im", im)]
-        {
+        for (name, v) in [("position.x", t.x), ("position.y", t.y)] {
             if !v.is_finite() {
                 return Err(WorldError::InvalidBodyProperty { name, value: v });
             }
         }
         // A rotation that is not a unit complex number would scale the shapes.
-        let length = (re * re + im * im).sqrt();
-        if (length - 1.0).abs() > 1e-3 {
-            return Err(WorldError::InvalidBodyProperty { name: "rotation length", value: length });
-        }
+        validate_rotation(&pose.rotation)
+            .map_err(|value| WorldError::InvalidBodyProperty { name: "rotation", value })?;
         let body = self.bodies.get(key).ok_or(WorldError::StaleBody(key))?;
         // Every collider's bounds must still fit the broad phase there, checked
         // before anything moves, so that a refused pose changes nothing.
@@ -465,6 +512,41 @@ impl World {
         }
         h.finish()
     }
+}
+
+/// The mass properties of the body's solid (not sensor) colliders, each in
+/// the body's frame, in the order they were added.
+fn solid_mass_parts<'a>(
+    colliders: &'a SlotMap<ColliderKey, Collider>,
+    body: &'a Body,
+) -> impl Iterator<Item = MassProperties> + 'a {
+    body.colliders
+        .iter()
+        .filter_map(|c| colliders.get(*c))
+        .filter(|c| !c.sensor)
+        .map(|c| c.shape.mass_properties(c.density).transformed(&c.local_pose))
+}
+
+/// Refuses a body's summed mass properties that leave the finite numbers,
+/// or whose inverses would (the solver divides by both): finite sizes and
+/// densities can still multiply past the largest `Real` (a box of half-extent
+/// 1e20 at density 1 weighs 4e40 kg, infinite in `f32`), and a denormal mass
+/// has an infinite inverse.
+fn check_mass(total: &MassProperties) -> Result<(), WorldError> {
+    let invertible = |v: Real| v.is_finite() && v >= 0.0 && (v == 0.0 || (1.0 / v).is_finite());
+    let bad = |name: &'static str, value: Real| Err(WorldError::InvalidColliderProperty { name, value });
+    if !invertible(total.mass) {
+        return bad("body mass", total.mass);
+    }
+    if !invertible(total.inertia) {
+        return bad("body inertia", total.inertia);
+    }
+    for v in [total.center.x, total.center.y] {
+        if !v.is_finite() {
+            return bad("body centre of mass", v);
+        }
+    }
+    Ok(())
 }
 
 /// FNV-1a, 64-bit: simple, stable across platforms and releases.

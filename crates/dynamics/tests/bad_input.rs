@@ -202,3 +202,96 @@ fn huge_velocities_are_capped_along_their_direction() {
     let q = body.position().rotation;
     assert!(((q.re * q.re + q.im * q.im) - 1.0).abs() < 1e-4, "rotation {q:?}");
 }
+
+/// A collider placed by a rotation that is not a unit complex number would be
+/// scaled by it; such a local pose is refused with the rotation's length.
+#[test]
+fn non_unit_collider_rotations_are_refused() {
+    let (mut w, b) = scene();
+    let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
+    let r = Rotation::new(0.7);
+    let stretched = Rotation::new_unchecked(nalgebra::Complex { re: 1.5 * r.re, im: 1.5 * r.im });
+    let desc = ColliderDesc::new(Shape::rectangle(1.0, 0.5))
+        .local_pose(Isometry::from_parts(Vec2::new(0.5, 0.0).into(), stretched));
+    let err = w.add_collider(b, desc).unwrap_err();
+    assert!(
+        matches!(err, WorldError::InvalidColliderProperty { name: "local_pose.rotation", .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("1.5"), "'{err}' does not name the length 1.5");
+    unchanged(&w, hash, bodies, colliders);
+    // A unit rotation made from an angle is taken.
+    let turned = ColliderDesc::new(Shape::rectangle(1.0, 0.5)).local_pose(Isometry::new(Vec2::zeros(), 0.7));
+    w.add_collider(b, turned).unwrap();
+}
+
+/// Finite sizes and densities whose mass, inertia or inverse mass leave the
+/// finite numbers are refused, naming the overflowing sum; the body keeps the
+/// mass it had. The limits are those of `Real`: a box of half-extent 1e20
+/// weighs 4e40 kg (past f32's 3.4e38, well within f64), and a density of
+/// 1e-300 (f64) or 1e-44 (f32) gives a mass whose inverse overflows.
+#[test]
+fn masses_beyond_the_numbers_are_refused() {
+    let (mut w, b) = scene();
+    let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
+    let mass = w.body(b).unwrap().mass();
+    // Written as f64 and narrowed, so that the f32 build compiles the f64 values too.
+    let pick =
+        |f64_value: f64, f32_value: f64| (if cfg!(feature = "f64") { f64_value } else { f32_value }) as Real;
+    let huge = pick(1.0e160, 1.0e20);
+    let wide = pick(1.0e100, 1.0e14);
+    let tiny = pick(1.0e-310, 1.0e-44);
+    let cases = [
+        (ColliderDesc::new(Shape::rectangle(huge, huge)), "body mass"),
+        // Light but wide: a mass that is fine and an inertia (m·r²) that is not.
+        (ColliderDesc::new(Shape::rectangle(wide, wide)).density(1e-20), "body inertia"),
+    ];
+    for (desc, name) in cases {
+        let err = w.add_collider(b, desc.clone()).unwrap_err();
+        assert!(
+            matches!(err, WorldError::InvalidColliderProperty { name: n, .. } if n == name),
+            "{desc:?} gave {err:?}, not {name}"
+        );
+        let message = err.to_string();
+        assert!(message.contains("inf") || message.contains("NaN"), "'{err}' does not name the overflow");
+        unchanged(&w, hash, bodies, colliders);
+        assert_eq!(w.body(b).unwrap().mass(), mass);
+    }
+    // A lone body whose only collider is so light that 1/mass overflows.
+    let feather = w.add_body(BodyDesc::dynamic().translation(5.0, 5.0));
+    let err = w.add_collider(feather, ColliderDesc::new(Shape::circle(0.5)).density(tiny)).unwrap_err();
+    assert!(matches!(err, WorldError::InvalidColliderProperty { name: "body mass", .. }), "{err:?}");
+    // Sensors add no mass, so their size is no concern of the mass's.
+    w.add_collider(b, ColliderDesc::new(Shape::rectangle(huge, 1.0)).sensor(true)).unwrap_or_else(|e| {
+        panic!("a huge sensor was refused: {e}");
+    });
+}
+
+/// `World::new` and `World::add_body` return no error; what they refuse is
+/// replaced by a safe default, counted, and kept as the error the `try_` form
+/// would have returned.
+#[test]
+fn refusals_of_infallible_calls_are_counted_and_kept() {
+    let bad = WorldSettings { substeps: 0, ..WorldSettings::default() };
+    let mut w = World::new(bad);
+    assert_eq!(*w.settings(), WorldSettings::default());
+    assert_eq!(w.refusal_count(), 1);
+    assert_eq!(w.last_refusal(), World::try_new(bad).err());
+
+    let good = World::new(WorldSettings::default());
+    assert_eq!((good.refusal_count(), good.last_refusal()), (0, None));
+
+    let desc = BodyDesc::dynamic().translation(3.0, 4.0).angular_velocity(Real::NAN);
+    let key = w.add_body(desc);
+    assert_eq!(w.refusal_count(), 2);
+    let err = w.last_refusal().expect("the refusal is kept");
+    assert!(matches!(err, WorldError::InvalidBodyProperty { name: "angular_velocity", .. }), "{err:?}");
+    // The stand-in: the same kind, at rest at the origin.
+    let body = w.body(key).unwrap();
+    assert_eq!(body.kind(), lamina_dynamics::BodyKind::Dynamic);
+    assert_eq!(body.translation(), Vec2::zeros());
+    assert_eq!(body.angular_velocity(), 0.0);
+    // Good input leaves the count alone.
+    w.add_body(BodyDesc::dynamic());
+    assert_eq!(w.refusal_count(), 2);
+}

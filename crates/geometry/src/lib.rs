@@ -34,4 +34,4 @@ pub use shapes::{
     segment::Segment,
 };
 pub use support::SupportMap;
-pub use validate::validate_density;
+pub use validate::{validate_density, validate_rotation};

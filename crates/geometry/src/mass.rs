@@ -101,7 +101,11 @@ impl AreaMoments {
             return MassProperties { mass: 0.0, center: *reference, inertia: 0.0 };
         }
         let c = self.first / self.area;
-        let inertia_about_center = (self.second - self.area * c.norm_squared()).max(0.0);
+        // Round-off can take a thin shape's inertia a hair below zero; clamp
+        // that, but let an overflow's NaN through (`max` would make it 0, a
+        // body that silently cannot turn) for the world to refuse.
+        let raw = self.second - self.area * c.norm_squared();
+        let inertia_about_center = if raw < 0.0 { 0.0 } else { raw };
         MassProperties {
             mass: density * self.area,
             center: reference + c,

@@ -45,6 +45,12 @@ pub const MANIFOLD_REUSE_DRIFT: Real = 0.2 * LINEAR_SLOP;
 /// the carried normal's direction is off by at most this, 0.3°.
 pub const MANIFOLD_REUSE_TURN: Real = 0.005;
 
+/// How far, as a fraction, the length of a pose's rotation (a complex number
+/// `re + i·im`) may stray from 1 and still count as a rotation. One made from
+/// an angle is within a few ulps; one whose length is 1.001 would scale every
+/// shape it places by a tenth of a percent, and is refused instead.
+pub const UNIT_ROTATION_TOLERANCE: Real = 1.0e-3;
+
 /// AABB margin, in metres, that the broad phase adds around a moving shape so
 /// that small motions do not touch the sweep-and-prune structure: the default
 /// of a `SweepAndPrune`.

@@ -1,7 +1,8 @@
 //! Checks of the values that go with shapes, shared by the crates above.
 
 use crate::error::ShapeError;
-use crate::math::Real;
+use crate::math::{Real, Rotation};
+use crate::tolerance::UNIT_ROTATION_TOLERANCE;
 
 /// A density (kg/m²) must be finite and not negative; 0 makes a massless part.
 pub fn validate_density(density: Real) -> Result<Real, ShapeError> {
@@ -10,4 +11,20 @@ pub fn validate_density(density: Real) -> Result<Real, ShapeError> {
     } else {
         Err(ShapeError::InvalidDensity { density })
     }
+}
+
+/// A rotation must be a unit complex number (within
+/// [`UNIT_ROTATION_TOLERANCE`]) with finite parts: anything else scales or
+/// shears what it turns. The error is the bad number: a non-finite part, or
+/// the length.
+pub fn validate_rotation(rotation: &Rotation) -> Result<(), Real> {
+    let (re, im) = (rotation.re, rotation.im);
+    if !re.is_finite() {
+        return Err(re);
+    }
+    if !im.is_finite() {
+        return Err(im);
+    }
+    let length = re.hypot(im);
+    if (length - 1.0).abs() > UNIT_ROTATION_TOLERANCE { Err(length) } else { Ok(()) }
 }
