@@ -84,12 +84,25 @@ fn extent(sorted: &[Point]) -> Real {
     width.max(height).max(magnitude)
 }
 
-/// True when `b` is a strict left turn on the way from `a` to `c`, by more than
-/// `tolerance`: `b` lies farther than `tolerance` to the right of the line a→c.
+/// True when `b` is a strict left turn on the way from `a` to `c` and lies
+/// farther than `tolerance` from the segment a–c. Mostly that means farther
+/// than `tolerance` to the right of the line a→c; but a point near that line
+/// and beyond one end of the segment is the tip of a sharp spike (two long
+/// edges meeting at a small angle), a real corner: measuring to the line
+/// alone dropped it, and with it a part of the hull as long as the spike.
 #[inline]
 fn is_corner(a: &Point, b: &Point, c: &Point, tolerance: Real) -> bool {
-    let ac: Vec2 = c - a;
-    cross(&(b - a), &ac) > tolerance * ac.norm()
+    let (ab, ac): (Vec2, Vec2) = (b - a, c - a);
+    let turn = cross(&ab, &ac);
+    if turn <= 0.0 {
+        return false;
+    }
+    let length = ac.norm();
+    if turn > tolerance * length {
+        return true;
+    }
+    let along = ab.dot(&ac);
+    along < -tolerance * length || along > length * (length + tolerance)
 }
 
 /// Builds the lower then the upper chain over lexicographically sorted points.

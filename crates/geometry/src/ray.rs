@@ -76,8 +76,14 @@ pub(crate) fn ray_circle(ray: &Ray, center: &Point, radius: Real, max_toi: Real)
         return None; // outside and moving away
     }
     // Solve a t² + 2 b t + c = 0 for the smaller root, in the form that does not
-    // subtract nearly equal numbers: t = c / (-b + sqrt(b² - a c)).
-    let disc = b * b - a * c;
+    // subtract nearly equal numbers: t = c / (-b + sqrt(b² - a c)). The
+    // discriminant b² − a c = a (r² − |m⊥|²), with m⊥ the part of m across the
+    // ray, is computed in that form: as b² − a c it is a difference of two
+    // products of |m|², which for a circle far away (or an ellipse seen
+    // through its unit-circle image, stretched 400 times) loses every digit
+    // of r², and the hit lands where the circle is not.
+    let across = m - ray.dir * (b / a);
+    let disc = a * (radius - across.norm()) * (radius + across.norm());
     if disc.is_nan() || disc < 0.0 {
         return None; // a miss, or NaN from a ray that was not castable
     }

@@ -70,10 +70,18 @@ pub fn atan2_fast(y: Real, x: Real) -> Real {
     if y < 0.0 { -a } else { a }
 }
 
+/// Beyond this magnitude `k·(π/2)` below is rounded by more than π/4, so the
+/// reduction would leave an argument the series cannot take.
+const LARGEST_REDUCED_DIRECTLY: f64 = (1u64 << 50) as f64;
+
 fn sin_cos_f64(x: f64) -> (f64, f64) {
     if !x.is_finite() {
         return (f64::NAN, f64::NAN);
     }
+    // A huge angle is first brought within one turn by the remainder of 2π,
+    // which IEEE 754 defines exactly: every platform gets the same (if, at
+    // such magnitudes, physically meaningless) unit vector, never a NaN.
+    let x = if x.abs() > LARGEST_REDUCED_DIRECTLY { x % std::f64::consts::TAU } else { x };
     // Reduce to r in [−π/4, π/4] with x = k·π/2 + r. π/2 is split in two parts
     // (Cody–Waite) so that k·(π/2) is subtracted without losing r's precision.
     const PIO2_HI: f64 = FRAC_PI_2; // π/2 rounded to f64

@@ -378,7 +378,10 @@ struct PolygonData {
     vertices: Vec<Point>,
     #[serde(default)]
     radius: Real,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Optional when read (hand-written text may leave it out), always
+    // written: a format without field names (the snapshots' postcard) reads
+    // fields by position and cannot tell a skipped one from the next.
+    #[serde(default)]
     half_extents: Option<Vec2>,
 }
 

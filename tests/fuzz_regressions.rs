@@ -1,0 +1,129 @@
+//! Failures the fuzz targets found (`fuzz/`, `docs/reliability.md`), each a
+//! test named for what broke, opening with its root cause.
+
+#![allow(clippy::unnecessary_cast)] // casts to f64 are no-ops with the `f64` feature
+
+use lamina::prelude::*;
+
+fn assert_unit(rotation: Rotation, what: &str) {
+    let (re, im) = (rotation.re, rotation.im);
+    assert!(re.is_finite() && im.is_finite(), "{what}: rotation ({re}, {im})");
+    assert!((re.hypot(im) - 1.0).abs() < 1e-6, "{what}: rotation of length {}", re.hypot(im));
+}
+
+/// Root cause: `trig::sin_cos` reduced an angle by subtracting k·π/2 in f64,
+/// which is exact only while k·π/2 is; past 2^53 the remainder was huge and
+/// the series summed to infinity, so `BodyDesc::angle(1e30)` — finite, so
+/// accepted — gave a body a rotation of (−inf, −inf). Huge angles are now
+/// first reduced by the exact IEEE remainder of 2π.
+#[test]
+fn huge_finite_angles_give_unit_rotations() {
+    let mut world = World::new(WorldSettings::default());
+    for angle in [1.0e30, -1.0e30, Real::MAX, Real::MIN, 1.0e16, -3.0e17] {
+        let (s, c) = lamina::geometry::trig::sin_cos(angle);
+        assert_unit(Rotation::from_cos_sin_unchecked(c, s), &format!("sin_cos({angle})"));
+        let body = world.add_body(BodyDesc::dynamic().translation(0.0, 0.0).angle(angle));
+        world.add_collider(body, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        assert_unit(world.body(body).unwrap().rotation(), &format!("a body at angle {angle}"));
+    }
+    world.step(1.0 / 60.0).unwrap();
+    for (_, body) in world.bodies() {
+        assert_unit(body.rotation(), "after a step");
+    }
+}
+
+/// Root cause: a polygon's serde form skipped its `half_extents` field when it
+/// had none (every polygon but a box), which a format that reads fields by
+/// position — postcard, the snapshots' format — cannot survive: the next
+/// field's bytes were read as the option. So `World::restore` refused the
+/// fresh snapshot of any world holding a triangle. The field is now always
+/// written (and still optional in hand-written text).
+#[cfg(feature = "serde")]
+#[test]
+fn snapshots_of_worlds_with_every_shape_kind_are_restored() {
+    let points = [Point::new(-2.02, 1.43), Point::new(-0.67, -0.67), Point::new(1.94, 2.83)];
+    let shapes = [
+        Shape::polygon(&points).unwrap(),
+        Shape::rounded_polygon(&points, 0.1).unwrap(),
+        Shape::rectangle(0.5, 0.25),
+        Shape::rounded_rectangle(0.5, 0.25, 0.05),
+        Shape::circle(0.5),
+        Shape::capsule(Point::new(-0.5, 0.0), Point::new(0.5, 0.0), 0.2),
+        Shape::segment(Point::new(-0.5, 0.0), Point::new(0.5, 0.0)),
+        Shape::ellipse(0.6, 0.3),
+    ];
+    let mut world = World::new(WorldSettings::default());
+    let ground = world.add_body(BodyDesc::fixed());
+    world.add_collider(ground, ColliderDesc::new(Shape::rectangle(20.0, 0.5))).unwrap();
+    for (i, shape) in shapes.into_iter().enumerate() {
+        let body = world.add_body(BodyDesc::dynamic().translation(i as Real * 2.0 - 8.0, 2.0));
+        world.add_collider(body, ColliderDesc::new(shape)).unwrap();
+    }
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let mut restored = World::restore(&world.snapshot()).expect("a fresh snapshot is restored");
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+        restored.step(1.0 / 60.0).unwrap();
+        assert_eq!(restored.state_hash(), world.state_hash());
+    }
+}
+
+/// Root cause: the hull dropped a point as "flat" when it lay within the
+/// hull's tolerance (relative to the cloud's extent) of the *line* through
+/// its neighbours, even when it lay far beyond the *segment* between them:
+/// the tip of a sharp spike. A cloud of points near the origin and points
+/// 1e18 m away lost the point at the origin, leaving it 7e17 m outside its
+/// own hull. Flatness is now measured to the segment.
+#[test]
+fn the_tip_of_a_sharp_spike_stays_in_the_hull() {
+    let cloud = [
+        Point::new(0.762, 9.969_346e17),
+        Point::new(-1.07, 1.62),
+        Point::new(-19.73, 9.789_236e17),
+        Point::new(9.969_38e17, 0.0),
+    ];
+    let hull = lamina::geometry::convex_hull(&cloud).unwrap();
+    assert!(hull.contains(&cloud[1]), "the spike's tip was dropped: {hull:?}");
+    // Every point is inside, or outside by round-off of the cloud's size
+    // (1e18 m, where an f32 coordinate's step is 7e10 m): the point 20 m
+    // beyond the long left edge may go.
+    let n = hull.len();
+    for p in &cloud {
+        for i in 0..n {
+            let (a, b) = (hull[i], hull[(i + 1) % n]);
+            let edge = b - a;
+            let outside = (edge.x as f64 * (a.y - p.y) as f64 - edge.y as f64 * (a.x - p.x) as f64)
+                / (edge.norm() as f64);
+            assert!(outside < 1e-6 * 1e18, "{p} is {outside} m outside edge {i} of {hull:?}");
+        }
+    }
+}
+
+/// Root cause: the ray–circle test computed its discriminant as b² − a·c,
+/// a difference of two products of the squared distance to the circle,
+/// which loses every digit of r² when the circle is far away for its size.
+/// An ellipse is cast through its unit-circle image, stretched 387 times for
+/// a 0.05 × 19.34 m ellipse, so a ray from 100 m off hit 0.76 m beyond the
+/// ellipse's tip. The discriminant is now a·(r² − |m⊥|²), from the part of
+/// the offset across the ray.
+#[test]
+fn rays_miss_thin_ellipses_they_pass_beyond() {
+    let ellipse = Shape::ellipse(0.05, 19.34);
+    let pose = Isometry::from_parts(
+        Vec2::new(-19.46, 5.290_001).into(),
+        Rotation::from_cos_sin_unchecked(0.963_717_5, 0.266_924_2),
+    );
+    // In f64 this ray's discriminant is −1043 (of b² = 3.2e10): a miss.
+    let ray = Ray::new(Point::new(50.300_003, 50.300_003), Vec2::new(-4.6, -4.6));
+    let hit = ellipse.cast_ray(&pose, &ray, 1000.0);
+    assert!(hit.is_none(), "the ray passes beyond the ellipse's tip, yet hit it: {hit:?}");
+    // A far circle, grazed 1 cm inside its edge, is hit on its boundary.
+    let circle = Shape::circle(0.5);
+    let far = Isometry::translation(0.0, 0.49);
+    let ray = Ray::new(Point::new(-3000.0, 0.0), Vec2::new(1.0, 0.0));
+    let hit = circle.cast_ray(&far, &ray, 10_000.0).expect("the ray grazes the circle");
+    let point = ray.origin + ray.dir * hit.toi;
+    assert!(circle.distance_to_point(&far, &point) < 1e-3, "hit at {point}");
+}
