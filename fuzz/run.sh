@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs Lamina's fuzz targets for a fixed time each, starting from (and adding
+# to) the committed corpus, and fails on the first crash.
+#
+#   bash fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
+#
+# Installs cargo-fuzz when it is missing. The targets build with the stable
+# toolchain (RUSTC_BOOTSTRAP=1 admits the unstable flags libFuzzer needs) and
+# without a sanitizer: Lamina's code is safe Rust but for its SIMD lanes, so
+# the checks that matter are the harness's own. A crash leaves its input under
+# fuzz/artifacts/TARGET/ (once fixed, keep it in fuzz/regressions/TARGET/ and
+# name a test for it in tests/fuzz_regressions.rs); replay it with
+#   RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none -O TARGET fuzz/artifacts/TARGET/crash-...
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(world_commands pair_queries polygon_hull)
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked --version 0.13.2
+fi
+export RUSTC_BOOTSTRAP=1
+cargo fuzz build --sanitizer none -O
+for target in "${targets[@]}"; do
+  mkdir -p "corpus/$target"
+  echo "== fuzzing $target for ${seconds}s"
+  # New finds go to corpus/; regressions/ holds inputs that once failed, read only.
+  mkdir -p "regressions/$target"
+  cargo fuzz run --sanitizer none -O "$target" "corpus/$target" "regressions/$target" -- \
+    -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
+    | grep -E '^(#[0-9]+ *DONE|Done|stat::number_of_executed_units|stat::peak_rss)|panicked|ERROR|SUMMARY|Test unit written' \
+    || true
+  if compgen -G "artifacts/$target/*" >/dev/null; then
+    echo "fuzz target $target found a failing input:" artifacts/"$target"/*
+    exit 1
+  fi
+done
+echo "fuzzing passed: ${targets[*]} (${seconds}s each)"
