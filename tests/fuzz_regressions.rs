@@ -127,3 +127,28 @@ fn rays_miss_thin_ellipses_they_pass_beyond() {
     let point = ray.origin + ray.dir * hit.toi;
     assert!(circle.distance_to_point(&far, &point) < 1e-3, "hit at {point}");
 }
+
+/// Root cause: a body's acceleration was gravity times its gravity scale
+/// plus force over mass, computed as is: a finite gravity scale of −1.7e38
+/// (accepted, being finite) times 10 m/s² is infinite in f32, the velocity
+/// became infinite, and the speed cap turned it into NaN. Each part is now
+/// saturated at the largest finite value (the cap is reached within a
+/// substep either way), and the cap takes an infinite component's sign as
+/// the direction.
+#[test]
+fn huge_gravity_scales_and_forces_reach_the_speed_cap_not_nan() {
+    let mut world = World::new(WorldSettings::default());
+    let cap = world.settings().max_linear_speed;
+    let up = world.add_body(BodyDesc::dynamic().gravity_scale(-1.7e38).linear_damping(0.62));
+    world.add_collider(up, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+    let pushed = world.add_body(BodyDesc::dynamic().translation(10.0, 0.0));
+    world.add_collider(pushed, ColliderDesc::new(Shape::circle(0.5)).density(1e-30)).unwrap();
+    for _ in 0..16 {
+        world.body_mut(pushed).unwrap().apply_force(Vec2::new(Real::MAX, Real::MAX)).unwrap();
+        world.step(1.0 / 240.0).unwrap();
+    }
+    let v = world.body(up).unwrap().linear_velocity();
+    assert!(v.x == 0.0 && (v.y - cap).abs() < 1e-3 * cap, "flung up at {v}, not at the cap {cap}");
+    let v = world.body(pushed).unwrap().linear_velocity();
+    assert!((v.norm() - cap).abs() < 1e-3 * cap && (v.x - v.y).abs() < 1e-3 * cap, "pushed at {v}");
+}

@@ -74,6 +74,9 @@ struct Harness {
     joints: Vec<JointKey>,
     chains: Vec<ChainKey>,
     steps: usize,
+    /// Print every command and its outcome (set `LAMINA_FUZZ_TRACE=1` to
+    /// read what a failing input did).
+    trace: bool,
     #[cfg(feature = "serde")]
     snapshot: Option<Vec<u8>>,
 }
@@ -87,6 +90,7 @@ impl Harness {
             joints: Vec::new(),
             chains: Vec::new(),
             steps: 0,
+            trace: std::env::var_os("LAMINA_FUZZ_TRACE").is_some(),
             #[cfg(feature = "serde")]
             snapshot: None,
         }
@@ -107,6 +111,13 @@ impl Harness {
             }
         };
         Ok(Self::with(world))
+    }
+
+    /// Prints what a command is about to do, when tracing.
+    fn say(&self, what: impl FnOnce() -> String) {
+        if self.trace {
+            eprintln!("  {}", what());
+        }
     }
 
     fn body(&mut self, input: &mut Input) -> Result<BodyKey> {
@@ -164,6 +175,9 @@ impl Harness {
             18 => self.restore_damaged(input)?,
             _ => self.wake_or_clear(input)?,
         };
+        if self.trace {
+            eprintln!("command {which}: {}", refused.map_or("done".to_string(), |e| format!("refused, {e}")));
+        }
         if let Some(error) = refused {
             assert_eq!(
                 observe(&self.world),
@@ -199,6 +213,7 @@ impl Harness {
             .can_sleep(!input.one_in(6)?)
             .asleep(input.one_in(8)?)
             .bullet(input.one_in(6)?);
+        self.say(|| format!("add body {desc:?}"));
         if input.flag()? {
             match self.world.try_add_body(desc) {
                 Ok(key) => self.bodies.push(key),
@@ -232,6 +247,7 @@ impl Harness {
                 group: input.int(0, 4)? as i32 - 2,
             });
         }
+        self.say(|| format!("add collider to {body:?}: {desc:?}"));
         if self.world.body(body).is_some_and(|b| b.colliders().len() >= 4) {
             return Ok(None);
         }
@@ -286,6 +302,7 @@ impl Harness {
             desc = desc.max_force(input.size()? * 1000.0);
         }
         desc = desc.collide_connected(input.flag()?);
+        self.say(|| format!("add joint {desc:?}"));
         match self.world.add_joint(desc) {
             Ok(key) => self.joints.push(key),
             Err(error) => return Ok(Some(error)),
@@ -301,6 +318,7 @@ impl Harness {
     fn change_joint(&mut self, input: &mut Input) -> Result<Option<WorldError>> {
         let key = self.joint(input)?;
         let (which, x, y) = (input.int(0, 5)?, input.real()?, input.real()?);
+        self.say(|| format!("change joint {key:?}: setter {which} ({x}, {y})"));
         let Some(joint) = self.world.joint_mut(key) else { return Ok(Some(WorldError::StaleJoint(key))) };
         Ok(match which {
             0 => joint.set_motor_speed(x),
@@ -331,6 +349,7 @@ impl Harness {
             .closed(input.one_in(3)?)
             .friction(input.unit_interval()?)
             .restitution(input.unit_interval()?);
+        self.say(|| format!("add chain to {body:?}: {desc:?}"));
         match self.world.add_chain(body, desc) {
             Ok(key) => self.chains.push(key),
             Err(error) => return Ok(Some(error)),
@@ -346,6 +365,7 @@ impl Harness {
     fn change_body(&mut self, input: &mut Input) -> Result<Option<WorldError>> {
         let key = self.body(input)?;
         let (which, v, point, w) = (input.int(0, 7)?, input.vector()?, input.point()?, input.real()?);
+        self.say(|| format!("change body {key:?}: setter {which}, v {v}, point {point}, w {w}"));
         let Some(body) = self.world.body_mut(key) else { return Ok(Some(WorldError::StaleBody(key))) };
         Ok(match which {
             0 => body.set_linear_velocity(v),
@@ -366,14 +386,18 @@ impl Harness {
     fn set_position(&mut self, input: &mut Input) -> Result<Option<WorldError>> {
         let key = self.body(input)?;
         let pose = input.pose()?;
+        self.say(|| format!("move {key:?} to {pose:?}"));
         Ok(self.world.set_body_position(key, pose).err())
     }
 
     fn change_settings(&mut self, input: &mut Input) -> Result<Option<WorldError>> {
         if input.one_in(4)? {
-            return Ok(self.world.set_gravity(input.vector()?).err());
+            let gravity = input.vector()?;
+            self.say(|| format!("gravity {gravity}"));
+            return Ok(self.world.set_gravity(gravity).err());
         }
         let settings = settings(input, *self.world.settings())?;
+        self.say(|| format!("settings {settings:?}"));
         Ok(self.world.set_settings(settings).err())
     }
 
@@ -383,6 +407,7 @@ impl Harness {
         } else {
             (input.int(1, 30)? as usize, 1.0 / [60.0, 30.0, 120.0, 240.0][input.index(4)?])
         };
+        self.say(|| format!("{count} steps of {dt} s"));
         for _ in 0..count {
             if self.steps >= MAX_STEPS {
                 break;

@@ -38,9 +38,23 @@ fn integrate_velocities_serial(states: &mut [BodyState], params: &[BodyParams], 
     }
 }
 
+/// A body's acceleration from gravity (already scaled by the body's gravity
+/// scale) and its applied force over its mass, each finite on its own: finite
+/// factors can multiply past the largest `Real` (a gravity scale of −1.7e38
+/// times 10 m/s² is infinite in f32), and an infinite acceleration would make
+/// the velocity infinite, then NaN once capped. Any acceleration that large
+/// reaches the speed cap within a substep anyway, so saturating each
+/// component at the largest finite value changes nothing but the NaN.
+pub(crate) fn acceleration(gravity: Vec2, force_over_mass: Vec2) -> Vec2 {
+    let saturate = |a: Vec2| a.map(|x| x.clamp(-Real::MAX, Real::MAX));
+    saturate(saturate(gravity) + saturate(force_over_mass))
+}
+
 /// `v`, shortened to `max_speed` if longer. A speed whose square overflows is
 /// measured on the vector scaled down by its largest component, so that it is
-/// capped along its direction instead of dropping to zero.
+/// capped along its direction instead of dropping to zero; an infinite
+/// component (a finite velocity plus a saturated acceleration can overflow)
+/// points the way alone.
 #[inline]
 fn capped(v: Vec2, max_speed: Real) -> Vec2 {
     let speed2 = v.norm_squared();
@@ -50,7 +64,12 @@ fn capped(v: Vec2, max_speed: Real) -> Vec2 {
     if speed2.is_finite() {
         return v * (max_speed / speed2.sqrt());
     }
-    let unit = v / v.x.abs().max(v.y.abs());
+    let largest = v.x.abs().max(v.y.abs());
+    let unit = if largest.is_infinite() {
+        v.map(|x| if x.is_infinite() { x.signum() } else { 0.0 })
+    } else {
+        v / largest
+    };
     unit * (max_speed / unit.norm())
 }
 

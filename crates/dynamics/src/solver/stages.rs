@@ -121,7 +121,7 @@ impl Solver {
                 linear_damping: 1.0 / (1.0 + h * b.linear_damping),
                 angular_damping: 1.0 / (1.0 + h * b.angular_damping),
                 linear_acceleration: if dynamic {
-                    settings.gravity * b.gravity_scale + b.force * b.inv_mass
+                    integrate::acceleration(settings.gravity * b.gravity_scale, b.force * b.inv_mass)
                 } else {
                     Vec2::zeros()
                 },
