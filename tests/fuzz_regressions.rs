@@ -152,3 +152,32 @@ fn huge_gravity_scales_and_forces_reach_the_speed_cap_not_nan() {
     let v = world.body(pushed).unwrap().linear_velocity();
     assert!((v.norm() - cap).abs() < 1e-3 * cap && (v.x - v.y).abs() < 1e-3 * cap, "pushed at {v}");
 }
+
+/// Root cause: a step moves a body by at most `max_linear_speed × dt`, and
+/// neither had an upper bound: a speed cap of `Real::MAX`, or a step of 3e38
+/// s, carried a body to an infinite position within a step or a few. The
+/// cap is now at most `MAX_LINEAR_SPEED_LIMIT` (1e8 m/s) and a step at most
+/// `MAX_TIME_STEP` (1e4 s); beyond, a typed error.
+#[test]
+fn no_step_or_speed_cap_carries_a_body_to_infinity() {
+    use lamina::dynamics::{MAX_LINEAR_SPEED_LIMIT, MAX_TIME_STEP};
+    let too_fast = WorldSettings { max_linear_speed: Real::MAX, ..WorldSettings::default() };
+    let err = World::try_new(too_fast).err().expect("refused");
+    assert!(matches!(err, WorldError::InvalidSetting { name: "max_linear_speed", .. }), "{err:?}");
+
+    let fastest = WorldSettings { max_linear_speed: MAX_LINEAR_SPEED_LIMIT, ..WorldSettings::default() };
+    let mut world = World::try_new(fastest).unwrap();
+    let flung = world.add_body(BodyDesc::dynamic().gravity_scale(-1e38));
+    world.add_collider(flung, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+    let hash = world.state_hash();
+    for dt in [MAX_TIME_STEP * 2.0, 3e38] {
+        let err = world.step(dt).unwrap_err();
+        assert!(matches!(err, WorldError::InvalidTimeStep { .. }), "{err:?}");
+        assert_eq!(world.state_hash(), hash);
+    }
+    for _ in 0..400 {
+        world.step(MAX_TIME_STEP).unwrap();
+    }
+    let p = world.body(flung).unwrap().position().translation.vector;
+    assert!(p.x.is_finite() && p.y.is_finite(), "flung to {p}");
+}

@@ -55,7 +55,7 @@ pub enum WorldError {
         /// The joint's kind.
         kind: crate::JointKind,
     },
-    /// The time step must be finite and positive.
+    /// The time step must be positive and at most [`crate::MAX_TIME_STEP`].
     InvalidTimeStep {
         /// The time step given, in seconds.
         dt: Real,
@@ -120,7 +120,8 @@ impl fmt::Display for WorldError {
                 write!(f, "a {kind:?} joint has no {name}")
             }
             WorldError::InvalidTimeStep { dt } => {
-                write!(f, "time step must be finite and greater than 0 s, got {dt}")
+                let most = crate::MAX_TIME_STEP;
+                write!(f, "time step must be greater than 0 s and at most {most} s, got {dt}")
             }
             WorldError::StaleChain(k) => {
                 write!(f, "chain {k:?} is not in this world (removed, or from another world)")

@@ -3,6 +3,19 @@
 use lamina_geometry::tolerance::SPECULATIVE_DISTANCE;
 use lamina_geometry::{Real, Vec2};
 
+/// The longest time step [`World::step`](crate::World::step) takes, seconds.
+/// A step covers at most `max_linear_speed × dt` of ground, and both are
+/// bounded ([`MAX_LINEAR_SPEED_LIMIT`]) so that no run can carry a body past
+/// the largest `f32` (with both at their bounds, 10¹² m a step, it would take
+/// 10²⁶ steps). Nothing near it makes physical sense: a rigid-body step is a
+/// fraction of a second.
+pub const MAX_TIME_STEP: Real = 1.0e4;
+
+/// The largest [`WorldSettings::max_linear_speed`], m/s: a third of the speed
+/// of light, far beyond any game or robot, and small enough that positions
+/// stay finite for any run (see [`MAX_TIME_STEP`]).
+pub const MAX_LINEAR_SPEED_LIMIT: Real = 1.0e8;
+
 /// How two colliders' friction or restitution coefficients combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -86,7 +99,8 @@ pub struct WorldSettings {
     pub friction_mixing: MixRule,
     /// How restitution coefficients combine. Default max.
     pub restitution_mixing: MixRule,
-    /// Speed limit, m/s, a safety net against numerical blow-ups. Default 400.
+    /// Speed limit, m/s, a safety net against numerical blow-ups. Default 400;
+    /// at most [`MAX_LINEAR_SPEED_LIMIT`].
     pub max_linear_speed: Real,
     /// Contacts that begin touching with the surfaces approaching faster
     /// than this, m/s, are reported as hit events. Default 1 (as in Box2D);
@@ -160,7 +174,7 @@ impl WorldSettings {
         check(
             "max_linear_speed",
             self.max_linear_speed,
-            self.max_linear_speed.is_finite() && self.max_linear_speed > 0.0,
+            self.max_linear_speed > 0.0 && self.max_linear_speed <= MAX_LINEAR_SPEED_LIMIT,
         )
     }
 }

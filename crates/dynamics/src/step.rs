@@ -7,13 +7,15 @@ use std::time::Instant;
 
 use lamina_geometry::Real;
 
+use crate::settings::MAX_TIME_STEP;
 use crate::{World, WorldError};
 
 impl World {
     /// Advances the world by `dt` seconds. Refuses a non-finite or non-positive
-    /// `dt`, leaving the world unchanged. Runs on the current rayon pool.
+    /// `dt`, or one longer than [`MAX_TIME_STEP`], leaving the world unchanged.
+    /// Runs on the current rayon pool.
     pub fn step(&mut self, dt: Real) -> Result<(), WorldError> {
-        if !(dt.is_finite() && dt > 0.0) {
+        if !(dt.is_finite() && dt > 0.0 && dt <= MAX_TIME_STEP) {
             return Err(WorldError::InvalidTimeStep { dt });
         }
         let start = Instant::now();
