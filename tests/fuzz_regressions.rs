@@ -181,3 +181,23 @@ fn no_step_or_speed_cap_carries_a_body_to_infinity() {
     let p = world.body(flung).unwrap().position().translation.vector;
     assert!(p.x.is_finite() && p.y.is_finite(), "flung to {p}");
 }
+
+/// Root cause: a box's half-extents were checked only for being finite and
+/// positive, so a 1.2e-32 × 0.21 m box was a valid shape; its long sides are
+/// one line in f32, GJK's simplices on it underflowed, and its distance to a
+/// polygon 57 m away came out 57 m one way and 65 m the other. A box thinner
+/// than round-off of its length (the hull's own tolerance) is now refused,
+/// as a hull of the same corners is.
+#[test]
+fn boxes_thinner_than_round_off_are_refused() {
+    let mut world = World::new(WorldSettings::default());
+    let body = world.add_body(BodyDesc::dynamic());
+    for (hw, hh) in [(1.215e-32, 0.21), (0.21, 1.0e-12)] {
+        let err = world.add_collider(body, ColliderDesc::new(Shape::rectangle(hw, hh))).unwrap_err();
+        assert!(matches!(err, WorldError::InvalidShape(ShapeError::InvalidHalfExtents { .. })), "{err:?}");
+        let corners = [Point::new(-hw, -hh), Point::new(hw, -hh), Point::new(hw, hh), Point::new(-hw, hh)];
+        assert!(Shape::polygon(&corners).is_err(), "the hull of the same corners is refused too");
+    }
+    // A thin but real plank is fine: 1 mm by 10 m.
+    world.add_collider(body, ColliderDesc::new(Shape::rectangle(5.0, 0.0005))).unwrap();
+}

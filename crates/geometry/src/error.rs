@@ -1,6 +1,7 @@
 //! The typed error of shape construction and validation.
 
 use crate::math::{Point, Real};
+use crate::tolerance::HULL_RELATIVE_TOLERANCE;
 use std::fmt;
 
 /// Why a shape (or a value that goes with one, such as a density) was refused.
@@ -20,7 +21,8 @@ pub enum ShapeError {
         /// The radius given.
         radius: Real,
     },
-    /// Rectangle half-extents must be finite and positive.
+    /// Rectangle half-extents must be finite and positive, and the box no
+    /// thinner than round-off of its length ([`HULL_RELATIVE_TOLERANCE`]).
     InvalidHalfExtents {
         /// The half-width given.
         half_width: Real,
@@ -78,7 +80,8 @@ impl fmt::Display for ShapeError {
             }
             ShapeError::InvalidHalfExtents { half_width, half_height } => write!(
                 f,
-                "rectangle half-extents must be finite and greater than 0, got ({half_width}, {half_height})"
+                "rectangle half-extents must be finite, greater than 0 and the smaller at least \
+                 {HULL_RELATIVE_TOLERANCE:e} of the larger, got ({half_width}, {half_height})"
             ),
             ShapeError::InvalidEllipseRadii { rx, ry } => {
                 write!(f, "ellipse radii must be finite and greater than 0, got ({rx}, {ry})")

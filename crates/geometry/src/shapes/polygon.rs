@@ -20,7 +20,7 @@ use crate::point_query::PointProjection;
 use crate::ray::{Ray, RayHit, earlier, ray_circle, ray_segment_front};
 use crate::shapes::segment::closest_on_segment;
 use crate::support::SupportMap;
-use crate::tolerance::POLYGON_LINEAR_SCAN_MAX;
+use crate::tolerance::{HULL_RELATIVE_TOLERANCE, POLYGON_LINEAR_SCAN_MAX};
 
 /// A convex polygon, rounded by `radius` (0 for sharp corners).
 #[derive(Clone, Debug, PartialEq)]
@@ -126,7 +126,12 @@ impl Polygon {
     pub fn validate(&self) -> Result<(), ShapeError> {
         if let Some(h) = self.half_extents {
             let ok = |v: Real| v.is_finite() && v > 0.0;
-            if !(ok(h.x) && ok(h.y)) {
+            // A box thinner than round-off of its length is a segment whose
+            // two long sides are one line: the hull would refuse its corners
+            // as degenerate, and GJK's simplices on it underflow (a box of
+            // 1.2e-32 × 0.21 m measured 57 m from a polygon one way, 65 m the other).
+            let thin = h.x.min(h.y) < HULL_RELATIVE_TOLERANCE * h.x.max(h.y);
+            if !(ok(h.x) && ok(h.y)) || thin {
                 return Err(ShapeError::InvalidHalfExtents { half_width: h.x, half_height: h.y });
             }
         }
