@@ -201,3 +201,69 @@ fn boxes_thinner_than_round_off_are_refused() {
     // A thin but real plank is fine: 1 mm by 10 m.
     world.add_collider(body, ColliderDesc::new(Shape::rectangle(5.0, 0.0005))).unwrap();
 }
+
+/// Root cause: finite but extreme input can still overflow inside the
+/// solver's rows — here a body at x = −3.4e38 pulled by four mouse joints
+/// with no force limit toward points near the origin: the joint's
+/// separation times its stiffness is infinite, and the body's state became
+/// NaN. No bound on each input can rule out every such product, so
+/// finalisation now holds a body whose solved motion is not finite where it
+/// was, at rest, clears its joints' and contacts' impulses (which would bring
+/// the overflow back through warm starting), and counts it in
+/// `StepProfile::held_bodies`.
+#[test]
+fn a_body_the_solver_cannot_move_finitely_is_held_still() {
+    let mut world = World::new(WorldSettings::default());
+    let far = world.add_body(BodyDesc::dynamic().translation(-Real::MAX, -7.0).angle(-7.4));
+    let mut joints = Vec::new();
+    for (x, y, hertz) in [(-0.41, -0.4, 5.0), (-0.4, -0.4, 5.0), (-0.4, -0.41, 2.0)] {
+        let desc = JointDesc::mouse(far, Point::new(x, y)).spring(hertz, 0.7).max_force(Real::MAX);
+        joints.push(world.add_joint(desc).unwrap());
+    }
+    let near = world.add_body(BodyDesc::dynamic().translation(0.0, 5.0));
+    world.add_collider(near, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+    for _ in 0..16 {
+        world.step(1.0 / 30.0).unwrap();
+        let body = world.body(far).unwrap();
+        let p = body.position();
+        let values =
+            [p.translation.x, p.translation.y, p.rotation.re, p.rotation.im, body.angular_velocity()];
+        assert!(values.iter().all(|v| v.is_finite()), "the far body went to {values:?}");
+        for &j in &joints {
+            let joint = world.joint(j).unwrap();
+            assert!(joint.constraint_force().x.is_finite() && joint.constraint_torque().is_finite());
+        }
+    }
+    assert!(world.profile().held_bodies >= 1, "the far body was not counted as held");
+    // The body far from everything does not disturb the rest.
+    let v = world.body(near).unwrap().linear_velocity();
+    assert!(v.y < 0.0 && v.x == 0.0, "the near ball falls freely: {v}");
+}
+
+/// Root cause: shape sizes were checked only for being finite and positive,
+/// so a box of half-extent 9.2e-41 m — a subnormal number, whose squares and
+/// products underflow to zero — was a valid shape, and its distance to a
+/// polygon came out 50.6 m one way and 41.4 m the other. Every size (radius,
+/// half-extent, ellipse radius, a polygon's width) must now be at least
+/// `MIN_SHAPE_SIZE`, a thousandth of a millimetre.
+#[test]
+fn shapes_smaller_than_a_micron_are_refused() {
+    use lamina::geometry::tolerance::MIN_SHAPE_SIZE;
+    let tiny = 9.2e-41 as Real;
+    let tiny_points = [Point::new(0.0, 0.0), Point::new(tiny, 0.0), Point::new(0.0, tiny)];
+    for shape in [
+        Shape::rectangle(tiny, tiny),
+        Shape::circle(tiny),
+        Shape::capsule(Point::new(0.0, 0.0), Point::new(1.0, 0.0), tiny),
+        Shape::ellipse(tiny, 1.0),
+    ] {
+        let err = shape.validate().unwrap_err();
+        assert!(err.to_string().contains("1e-6"), "'{err}' does not name the limit");
+    }
+    if let Ok(polygon) = Shape::polygon(&tiny_points) {
+        assert!(polygon.validate().is_err(), "a polygon of {tiny} m was taken");
+    }
+    // At the limit, shapes are taken.
+    let m = MIN_SHAPE_SIZE;
+    assert!(Shape::circle(m).validate().is_ok() && Shape::rectangle(m, m).validate().is_ok());
+}

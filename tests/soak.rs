@@ -105,6 +105,8 @@ struct Report {
     heap_peak_warm_up: usize,
     heap_max_after: usize,
     heap_end: usize,
+    /// The live heap every ten simulated minutes: flat, or a leak's slope.
+    heap_every_ten_minutes: Vec<usize>,
 }
 
 struct Soak {
@@ -273,6 +275,9 @@ impl Soak {
             );
         }
         r.heap_end = heap;
+        if second % 600 == 599 {
+            r.heap_every_ten_minutes.push(heap);
+        }
     }
 
     fn run(mut self, seconds: usize) -> Report {

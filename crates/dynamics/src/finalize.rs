@@ -100,7 +100,12 @@ impl World {
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
         self.profile.fast_bodies = finished.iter().filter(|f| continuous && f.fast).count();
+        self.profile.held_bodies = 0;
         for (&key, f) in awake.iter().zip(&finished) {
+            if !f.is_finite() {
+                self.hold_still(key);
+                continue;
+            }
             let b = &mut self.bodies[key];
             if continuous && f.fast && b.bullet {
                 bullets.push((key, Sweep::between(&b.pose, &f.pose, b.local_center), 1.0));
@@ -120,6 +125,31 @@ impl World {
         self.bullet_moves = bullets;
         self.solver.awake = awake;
         self.finished = finished;
+    }
+
+    /// The last line of the promise that no NaN enters the state from finite
+    /// input: a body whose solved motion is not finite (finite factors can
+    /// still multiply past the largest `Real` in the solver's rows) stays
+    /// where it was, at rest, and the impulses of its joints and contacts,
+    /// which carried the overflow and would bring it back through warm
+    /// starting, are cleared. Counted in [`StepProfile::held_bodies`](crate::StepProfile::held_bodies).
+    fn hold_still(&mut self, key: BodyKey) {
+        self.profile.held_bodies += 1;
+        let b = &mut self.bodies[key];
+        b.linear_velocity = Vec2::zeros();
+        b.angular_velocity = 0.0;
+        b.sleep_time = 0.0;
+        b.force = Vec2::zeros();
+        b.torque = 0.0;
+        for &j in &b.joints {
+            self.joints[j].clear_impulses();
+        }
+        for &c in &b.contacts {
+            for point in &mut self.contacts[c].points {
+                point.normal_impulse = 0.0;
+                point.tangent_impulse = 0.0;
+            }
+        }
     }
 
     /// Sweeps the fast bullets (each with its motion over the step) against
@@ -170,6 +200,25 @@ pub(crate) struct FinishedBody {
 }
 
 impl FinishedBody {
+    /// Whether every number of the finished state is finite.
+    fn is_finite(&self) -> bool {
+        let t = self.pose.translation.vector;
+        let q = self.pose.rotation;
+        [
+            self.linear_velocity.x,
+            self.linear_velocity.y,
+            self.angular_velocity,
+            self.center.x,
+            self.center.y,
+            t.x,
+            t.y,
+            q.re,
+            q.im,
+        ]
+        .iter()
+        .all(|v| v.is_finite())
+    }
+
     /// Moves the finished body to `pose` (its time of impact), keeping its velocity.
     fn move_to(&mut self, pose: &Isometry, local_center: lamina_geometry::Point) {
         self.pose = *pose;

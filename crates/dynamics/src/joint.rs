@@ -431,6 +431,14 @@ impl Joint {
         Ok(())
     }
 
+    /// Forgets the accumulated impulses (warm starting begins afresh) and
+    /// the last step's force and torque.
+    pub(crate) fn clear_impulses(&mut self) {
+        self.impulses = JointImpulses::default();
+        self.force = Vec2::zeros();
+        self.torque = 0.0;
+    }
+
     /// Whether the joint is only a shared point: a revolute joint without
     /// limits, motor or a spring with stiffness. The solver packs these four
     /// to a SIMD bundle.

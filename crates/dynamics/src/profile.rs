@@ -29,4 +29,10 @@ pub struct StepProfile {
     pub joints: usize,
     /// Bodies that moved fast enough to be swept by continuous collision.
     pub fast_bodies: usize,
+    /// Bodies the solver could not move to a finite state (extreme but
+    /// finite input: a body 1e38 m from its mouse joint's target, say), held
+    /// where they were instead, at rest, with their joints' and contacts'
+    /// impulses cleared. Zero in any sensible scene; see
+    /// `docs/reliability.md`.
+    pub held_bodies: usize,
 }

@@ -1,7 +1,7 @@
 //! The typed error of shape construction and validation.
 
 use crate::math::{Point, Real};
-use crate::tolerance::HULL_RELATIVE_TOLERANCE;
+use crate::tolerance::{HULL_RELATIVE_TOLERANCE, MIN_SHAPE_SIZE};
 use std::fmt;
 
 /// Why a shape (or a value that goes with one, such as a density) was refused.
@@ -9,7 +9,7 @@ use std::fmt;
 /// Every variant carries the offending value so that the message names it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ShapeError {
-    /// A radius that must be finite and positive (circle, capsule) was not.
+    /// A radius (circle, capsule) that is not finite or is below [`MIN_SHAPE_SIZE`].
     InvalidRadius {
         /// The kind of shape the radius belongs to.
         shape: &'static str,
@@ -21,7 +21,7 @@ pub enum ShapeError {
         /// The radius given.
         radius: Real,
     },
-    /// Rectangle half-extents must be finite and positive, and the box no
+    /// Rectangle half-extents must be finite, at least [`MIN_SHAPE_SIZE`], and the box no
     /// thinner than round-off of its length ([`HULL_RELATIVE_TOLERANCE`]).
     InvalidHalfExtents {
         /// The half-width given.
@@ -29,7 +29,7 @@ pub enum ShapeError {
         /// The half-height given.
         half_height: Real,
     },
-    /// Ellipse radii must be finite and positive.
+    /// Ellipse radii must be finite and at least [`MIN_SHAPE_SIZE`].
     InvalidEllipseRadii {
         /// The radius along the local x axis.
         rx: Real,
@@ -49,6 +49,13 @@ pub enum ShapeError {
         shape: &'static str,
         /// The shared end point.
         point: Point,
+    },
+    /// A polygon narrower than [`MIN_SHAPE_SIZE`] across its bounding box.
+    TooSmall {
+        /// The kind of shape.
+        shape: &'static str,
+        /// Its smaller extent, metres.
+        size: Real,
     },
     /// Fewer than three distinct, non-collinear points: the points span no area.
     DegeneratePolygon {
@@ -73,18 +80,21 @@ impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             ShapeError::InvalidRadius { shape, radius } => {
-                write!(f, "{shape} radius must be finite and greater than 0, got {radius}")
+                write!(f, "{shape} radius must be finite and at least {MIN_SHAPE_SIZE:e} m, got {radius}")
             }
             ShapeError::InvalidRoundingRadius { radius } => {
                 write!(f, "polygon rounding radius must be finite and at least 0, got {radius}")
             }
             ShapeError::InvalidHalfExtents { half_width, half_height } => write!(
                 f,
-                "rectangle half-extents must be finite, greater than 0 and the smaller at least \
-                 {HULL_RELATIVE_TOLERANCE:e} of the larger, got ({half_width}, {half_height})"
+                "rectangle half-extents must be finite, at least {MIN_SHAPE_SIZE:e} m, and the smaller at \
+                 least {HULL_RELATIVE_TOLERANCE:e} of the larger, got ({half_width}, {half_height})"
             ),
             ShapeError::InvalidEllipseRadii { rx, ry } => {
-                write!(f, "ellipse radii must be finite and greater than 0, got ({rx}, {ry})")
+                write!(f, "ellipse radii must be finite and at least {MIN_SHAPE_SIZE:e} m, got ({rx}, {ry})")
+            }
+            ShapeError::TooSmall { shape, size } => {
+                write!(f, "a {shape} must be at least {MIN_SHAPE_SIZE:e} m across, got {size} m")
             }
             ShapeError::NonFinitePoint { index, point } => {
                 write!(f, "point {index} is not finite: ({}, {})", point.x, point.y)

@@ -45,6 +45,13 @@ pub const MANIFOLD_REUSE_DRIFT: Real = 0.2 * LINEAR_SLOP;
 /// the carried normal's direction is off by at most this, 0.3°.
 pub const MANIFOLD_REUSE_TURN: Real = 0.005;
 
+/// The smallest size of a shape, metres: a radius, a half-extent, a
+/// polygon's width. Lamina is tuned for 0.1 m to 10 m; a thousandth of a
+/// millimetre is far below anything it simulates well, and above the sizes
+/// whose squares and products underflow (a box of 9e-41 m, a subnormal
+/// number, measured 50.6 m from a polygon one way and 41.4 m the other).
+pub const MIN_SHAPE_SIZE: Real = 1.0e-6;
+
 /// How far, as a fraction, the length of a pose's rotation (a complex number
 /// `re + i·im`) may stray from 1 and still count as a rotation. One made from
 /// an angle is within a few ulps; one whose length is 1.001 would scale every

@@ -8,6 +8,7 @@ use crate::point_query::PointProjection;
 use crate::ray::{Ray, RayHit, earlier, ray_circle, ray_segment_front};
 use crate::shapes::segment::{closest_on_segment, validate_end_points};
 use crate::support::SupportMap;
+use crate::tolerance::MIN_SHAPE_SIZE;
 
 /// Every point within `radius` of the segment `a`–`b` (its core).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,7 +26,7 @@ impl Capsule {
     /// Checks finite, distinct end points and a finite positive radius.
     pub fn validate(&self) -> Result<(), ShapeError> {
         validate_end_points("capsule", &self.a, &self.b)?;
-        if self.radius.is_finite() && self.radius > 0.0 {
+        if self.radius.is_finite() && self.radius >= MIN_SHAPE_SIZE {
             Ok(())
         } else {
             Err(ShapeError::InvalidRadius { shape: "capsule", radius: self.radius })

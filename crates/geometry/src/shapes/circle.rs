@@ -7,6 +7,7 @@ use crate::math::{Isometry, PI, Point, Real, Vec2, try_normalize};
 use crate::point_query::PointProjection;
 use crate::ray::{Ray, RayHit, ray_circle};
 use crate::support::SupportMap;
+use crate::tolerance::MIN_SHAPE_SIZE;
 
 /// A disc of `radius` around the local origin.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,7 +20,7 @@ pub struct Circle {
 impl Circle {
     /// Checks that the radius is finite and positive.
     pub fn validate(&self) -> Result<(), ShapeError> {
-        if self.radius.is_finite() && self.radius > 0.0 {
+        if self.radius.is_finite() && self.radius >= MIN_SHAPE_SIZE {
             Ok(())
         } else {
             Err(ShapeError::InvalidRadius { shape: "circle", radius: self.radius })

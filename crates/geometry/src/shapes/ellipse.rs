@@ -8,6 +8,7 @@ use crate::math::{Isometry, PI, Point, Real, Vec2, try_normalize};
 use crate::point_query::PointProjection;
 use crate::ray::{Ray, RayHit};
 use crate::support::SupportMap;
+use crate::tolerance::MIN_SHAPE_SIZE;
 use crate::tolerance::ROOT_FINDER_MAX_ITERATIONS;
 
 /// The ellipse x²/rx² + y²/ry² ≤ 1.
@@ -23,7 +24,7 @@ pub struct Ellipse {
 impl Ellipse {
     /// Checks that both radii are finite and positive.
     pub fn validate(&self) -> Result<(), ShapeError> {
-        let ok = |r: Real| r.is_finite() && r > 0.0;
+        let ok = |r: Real| r.is_finite() && r >= MIN_SHAPE_SIZE;
         if ok(self.rx) && ok(self.ry) {
             Ok(())
         } else {

@@ -20,7 +20,7 @@ use crate::point_query::PointProjection;
 use crate::ray::{Ray, RayHit, earlier, ray_circle, ray_segment_front};
 use crate::shapes::segment::closest_on_segment;
 use crate::support::SupportMap;
-use crate::tolerance::{HULL_RELATIVE_TOLERANCE, POLYGON_LINEAR_SCAN_MAX};
+use crate::tolerance::{HULL_RELATIVE_TOLERANCE, MIN_SHAPE_SIZE, POLYGON_LINEAR_SCAN_MAX};
 
 /// A convex polygon, rounded by `radius` (0 for sharp corners).
 #[derive(Clone, Debug, PartialEq)]
@@ -125,7 +125,7 @@ impl Polygon {
     /// Checks sizes, coordinates and the rounding radius.
     pub fn validate(&self) -> Result<(), ShapeError> {
         if let Some(h) = self.half_extents {
-            let ok = |v: Real| v.is_finite() && v > 0.0;
+            let ok = |v: Real| v.is_finite() && v >= MIN_SHAPE_SIZE;
             // A box thinner than round-off of its length is a segment whose
             // two long sides are one line: the hull would refuse its corners
             // as degenerate, and GJK's simplices on it underflow (a box of
@@ -138,6 +138,14 @@ impl Polygon {
         validate_rounding(self.radius)?;
         if let Some((index, point)) = self.vertices.iter().enumerate().find(|(_, p)| !is_finite_point(p)) {
             return Err(ShapeError::NonFinitePoint { index, point: *point });
+        }
+        let (lo, hi) = self
+            .vertices
+            .iter()
+            .fold((self.vertices[0], self.vertices[0]), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
+        let size = (hi - lo).min();
+        if size < MIN_SHAPE_SIZE {
+            return Err(ShapeError::TooSmall { shape: "polygon", size });
         }
         Ok(())
     }
