@@ -55,6 +55,7 @@ pub struct Options {
     pub report: Option<PathBuf>,
     pub screenshot_dir: PathBuf,
     pub paused: bool,
+    pub layers: Layers,
 }
 
 /// Screenshots finished by egui's callbacks, which run outside `ui`.
@@ -91,7 +92,7 @@ impl TestbedApp {
         Self {
             sim,
             scenes,
-            layers: Layers::default(),
+            layers: options.layers,
             camera: Camera::default(),
             frame_pending: true,
             show_help: false,

@@ -66,6 +66,39 @@ impl Default for Layers {
     }
 }
 
+impl Layers {
+    /// The layers' names, as `--layers` takes them.
+    pub const NAMES: [&'static str; 8] =
+        ["shapes", "contacts", "impulses", "joints", "aabbs", "broad_phase", "islands", "centres"];
+
+    /// The flag of the layer called `name`.
+    fn flag(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "shapes" => &mut self.shapes,
+            "contacts" => &mut self.contacts,
+            "impulses" => &mut self.impulses,
+            "joints" => &mut self.joints,
+            "aabbs" => &mut self.aabbs,
+            "broad_phase" => &mut self.broad_phase,
+            "islands" => &mut self.islands,
+            "centres" => &mut self.centres,
+            _ => return None,
+        })
+    }
+
+    /// Exactly the layers named in a comma-separated list.
+    pub fn parse(list: &str) -> Result<Self, String> {
+        let mut layers = Self { shapes: false, joints: false, ..Self::default() };
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let flag = layers
+                .flag(name)
+                .ok_or_else(|| format!("no layer {name:?}; layers: {}", Self::NAMES.join(", ")))?;
+            *flag = true;
+        }
+        Ok(layers)
+    }
+}
+
 /// The window's and the pictures' background.
 pub const BACKGROUND: Rgba = [250, 250, 248, 255];
 
@@ -371,6 +404,15 @@ mod tests {
         fn metres_per_pixel(&self) -> Real {
             0.01
         }
+    }
+
+    #[test]
+    fn layers_parse_by_name() {
+        let layers = Layers::parse("shapes, contacts,islands").unwrap();
+        assert!(layers.shapes && layers.contacts && layers.islands && !layers.joints);
+        assert!(Layers::parse("shapes,colours").unwrap_err().contains("colours"));
+        let mut all = Layers::parse(&Layers::NAMES.join(",")).unwrap();
+        assert!(Layers::NAMES.iter().all(|n| *all.flag(n).unwrap()));
     }
 
     #[test]

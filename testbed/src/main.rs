@@ -23,10 +23,12 @@ use std::process::ExitCode;
 
 use simulation::Simulation;
 
-const USAGE: &str = "usage: lamina-testbed [--scene NAME] [--threads N] [--paused] [--report state.json]
-                     [--screenshot-dir DIR]
-       lamina-testbed --scene NAME [--frames N] --screenshot out.png [--size WxH] [--threads N]
-       lamina-testbed --list";
+const USAGE: &str = "usage: lamina-testbed [--scene NAME] [--threads N] [--paused] [--layers LIST]
+                      [--report state.json] [--screenshot-dir DIR]
+       lamina-testbed --scene NAME [--frames N] --screenshot out.png [--size WxH] [--layers LIST]
+       lamina-testbed --list
+LIST: debug layers separated by commas, from shapes, contacts, impulses, joints, aabbs,
+broad_phase, islands, centres (default: shapes,joints)";
 
 /// The command line.
 struct Args {
@@ -39,6 +41,7 @@ struct Args {
     frames: Option<usize>,
     screenshot: Option<String>,
     size: (u32, u32),
+    layers: draw::Layers,
     list: bool,
 }
 
@@ -52,6 +55,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         frames: None,
         screenshot: None,
         size: (960, 540),
+        layers: draw::Layers::default(),
         list: false,
     };
     while let Some(arg) = args.next() {
@@ -83,6 +87,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                     _ => return Err(format!("--size wants WIDTHxHEIGHT, 16 to 8192 each, got {v:?}")),
                 };
             }
+            "--layers" => parsed.layers = draw::Layers::parse(&value("--layers")?)?,
             "--list" => parsed.list = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -112,7 +117,7 @@ fn run(args: Args) -> Result<(), String> {
             frames: args.frames.unwrap_or(120),
             screenshot,
             size: args.size,
-            layers: draw::Layers::default(),
+            layers: args.layers,
         };
         println!("{}", headless::run(&mut sim, &job)?);
         return Ok(());
@@ -121,8 +126,12 @@ fn run(args: Args) -> Result<(), String> {
     if let Some(e) = &sim.error {
         eprintln!("lamina-testbed: {e}");
     }
-    let options =
-        app::Options { report: args.report, screenshot_dir: args.screenshot_dir, paused: args.paused };
+    let options = app::Options {
+        report: args.report,
+        screenshot_dir: args.screenshot_dir,
+        paused: args.paused,
+        layers: args.layers,
+    };
     let native = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()
             .with_inner_size([1280.0, 800.0])

@@ -13,9 +13,11 @@ use crate::scenes::{Loaded, SceneEntry};
 
 /// How many steps' profiles the plot keeps.
 pub const PROFILE_HISTORY: usize = 300;
-/// At most this many steps per frame: a scene slower than real time slows
-/// down rather than freezing the window.
+/// At most this many steps per frame, and no new step once a frame's steps
+/// have taken this long: a scene slower than real time slows down rather
+/// than freezing the window.
 const MAX_STEPS_PER_FRAME: usize = 4;
+const FRAME_BUDGET: std::time::Duration = std::time::Duration::from_millis(25);
 /// The slow-motion speed, a share of real time.
 pub const SLOW_MOTION: f64 = 0.25;
 /// A mouse joint pulls with up to this many times the body's weight (under
@@ -206,14 +208,17 @@ impl Simulation {
         let speed = if self.slow_motion { SLOW_MOTION } else { 1.0 };
         let dt = f64::from(crate::camera::single(self.dt()));
         self.owed += elapsed * speed;
+        let started = std::time::Instant::now();
         let mut taken = 0;
-        while self.owed >= dt && taken < MAX_STEPS_PER_FRAME {
+        while self.owed >= dt {
+            if taken == MAX_STEPS_PER_FRAME || started.elapsed() > FRAME_BUDGET {
+                // Behind real time: let the debt go rather than catch up.
+                self.owed = 0.0;
+                break;
+            }
             self.step();
             self.owed -= dt;
             taken += 1;
-        }
-        if taken == MAX_STEPS_PER_FRAME {
-            self.owed = 0.0;
         }
     }
 
