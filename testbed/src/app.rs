@@ -147,6 +147,10 @@ impl TestbedApp {
 
     /// Keyboard shortcuts; see [`SHORTCUTS`].
     fn handle_keys(&mut self, ctx: &egui::Context) {
+        // Typing a number into a settings field is not a shortcut.
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
         let pressed = |key: Key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, key));
         if ctx.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::Q)) {
             ctx.send_viewport_cmd(ViewportCommand::Close);
