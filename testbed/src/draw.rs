@@ -306,14 +306,17 @@ fn draw_contacts(canvas: &mut dyn Canvas, world: &World, layers: &Layers) {
     }
 }
 
-/// Each joint: a line from each body's centre to its anchor, the anchors,
+/// Each joint: a line from each movable body's centre to its anchor, the anchors,
 /// and for sliders their axis between the limits, for hinges the limits' two
 /// directions and where B points now.
 fn draw_joints(canvas: &mut dyn Canvas, world: &World) {
     let pixel = canvas.metres_per_pixel();
     for (_, joint) in world.joints() {
         let pose_of = |key: BodyKey| world.body(key).map_or(Isometry::identity(), |b| b.position());
-        let centre_of = |key: BodyKey| world.body(key).map(|b| b.center_of_mass());
+        // From movable bodies only: a ground that holds many joints would be a star of lines.
+        let centre_of = |key: BodyKey| {
+            world.body(key).filter(|b| b.kind() != BodyKind::Fixed).map(|b| b.center_of_mass())
+        };
         let (frame_a, frame_b) =
             (pose_of(joint.body_a()) * joint.frame_a(), pose_of(joint.body_b()) * joint.frame_b());
         let (anchor_a, anchor_b) =
