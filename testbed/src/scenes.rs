@@ -366,6 +366,17 @@ fn build_joints() -> Result<Loaded, String> {
     Ok(Loaded::new(world, joints::DT, Some(joints::view()), MouseDriver { mouse }))
 }
 
+/// A scene that panics while it is built, for tests of what the testbed does then.
+#[cfg(test)]
+pub fn broken() -> SceneEntry {
+    SceneEntry {
+        name: "broken",
+        source: Source::Example,
+        about: "",
+        builder: Builder::Example(|| panic!("a collider was refused")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,13 +407,7 @@ mod tests {
     /// A builder that panics gives an error, not a panic.
     #[test]
     fn a_scene_that_panics_while_built_is_an_error() {
-        let broken = SceneEntry {
-            name: "broken",
-            source: Source::Example,
-            about: "",
-            builder: Builder::Example(|| panic!("a collider was refused")),
-        };
-        let error = broken.build().err().expect("an error");
+        let error = broken().build().err().expect("an error");
         assert!(error.contains("broken") && error.contains("a collider was refused"), "{error}");
     }
 }

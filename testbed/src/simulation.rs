@@ -342,6 +342,24 @@ mod tests {
         assert_eq!(sim.world().unwrap().state_hash(), first);
     }
 
+    /// A scene that fails to build leaves an error and nothing to step, grab or
+    /// draw; loading another scene clears it.
+    #[test]
+    fn a_broken_scene_is_an_error_and_the_next_scene_runs() {
+        let mut sim = Simulation::new(scenes::broken(), 1).unwrap();
+        assert!(sim.error.as_deref().is_some_and(|e| e.contains("a collider was refused")));
+        assert!(sim.world().is_none());
+        sim.step();
+        sim.advance(1.0);
+        assert_eq!(sim.steps, 0);
+        assert!(!sim.grab(Point::origin()));
+        assert!(sim.overlay().is_empty());
+        sim.load(scenes::find("bounce").unwrap());
+        assert!(sim.error.is_none());
+        sim.step();
+        assert_eq!(sim.steps, 1);
+    }
+
     #[test]
     fn refused_settings_leave_the_world_running() {
         let mut sim = vertical_stack();
