@@ -16,15 +16,13 @@
 
 #[path = "support/render.rs"]
 mod render;
+#[path = "scenes/bounce.rs"]
+mod scene;
 
 use lamina::prelude::*;
+use scene::{DT, HEIGHT, RADIUS};
 use std::process::ExitCode;
 
-const DT: Real = 1.0 / 60.0;
-/// Drop height of each ball's lowest point above the ground, m.
-const HEIGHT: Real = 5.0;
-const RADIUS: Real = 0.25;
-const SPACING: Real = 1.0;
 const SECONDS: Real = 3.0;
 
 struct Ball {
@@ -50,24 +48,24 @@ fn main() -> ExitCode {
 fn run(gif: Option<String>) -> Result<(), String> {
     let settings = WorldSettings::default();
     let g = -settings.gravity.y;
-    let mut world = World::new(settings);
-    let ground = world.add_body(BodyDesc::fixed().translation(4.5 * SPACING, -1.0));
-    world
-        .add_collider(ground, ColliderDesc::new(Shape::rectangle(7.0, 1.0)).restitution(0.0))
-        .map_err(|e| e.to_string())?;
-    let mut balls = Vec::new();
-    for i in 0..10 {
-        let restitution = i as Real / 10.0;
-        let body = world.add_body(BodyDesc::dynamic().translation(i as Real * SPACING, HEIGHT + RADIUS));
-        let desc = ColliderDesc::new(Shape::circle(RADIUS)).restitution(restitution);
-        let collider = world.add_collider(body, desc).map_err(|e| e.to_string())?;
-        balls.push(Ball { restitution, body, collider, landed_at: None, rebound: 0.0, rising_done: false });
-    }
+    let (mut world, dropped) = scene::build()?;
+    let mut balls: Vec<Ball> = dropped
+        .into_iter()
+        .map(|d| Ball {
+            restitution: d.restitution,
+            body: d.body,
+            collider: d.collider,
+            landed_at: None,
+            rebound: 0.0,
+            rising_done: false,
+        })
+        .collect();
     println!("bounce: {} balls of radius {RADIUS} m dropped from {HEIGHT} m, g = {g} m/s²", balls.len());
 
     let mut recorder = match &gif {
         Some(path) => {
-            let camera = render::Camera::framing(Point::new(-1.0, -0.5), Point::new(10.0, 6.0), 440, 260);
+            let (min, max) = scene::view();
+            let camera = render::Camera::framing(min, max, 440, 260);
             Some(render::GifRecorder::create(path, camera, 2, DT)?)
         }
         None => None,

@@ -8,19 +8,13 @@
 
 #[path = "support/render.rs"]
 mod render;
+#[path = "scenes/dominoes.rs"]
+mod scene;
 
 use lamina::prelude::*;
+use scene::{COUNT, DT, HALF, PUSH, SPACING};
 use std::process::ExitCode;
 
-const DT: Real = 1.0 / 60.0;
-const COUNT: usize = 30;
-/// Half the thickness and half the height of a domino, m.
-const HALF: (Real, Real) = (0.1, 1.0);
-/// Distance between neighbouring dominoes, m.
-const SPACING: Real = 1.0;
-const FRICTION: Real = 0.6;
-/// The push on the first domino's top, N·s.
-const PUSH: Real = 0.3;
 /// A domino tipped further than this, degrees, has fallen.
 const FALLEN: Real = 45.0;
 /// The last domino has landed when it lies this flat, degrees.
@@ -38,21 +32,7 @@ fn main() -> ExitCode {
 }
 
 fn run(gif: Option<String>) -> Result<(), String> {
-    let mut world = World::new(WorldSettings::default());
-    let ground = world.add_body(BodyDesc::fixed().translation(0.0, -1.0));
-    let ground_shape = Shape::rectangle(COUNT as Real * SPACING + 10.0, 1.0);
-    world
-        .add_collider(ground, ColliderDesc::new(ground_shape).friction(FRICTION))
-        .map_err(|e| e.to_string())?;
-    let mut dominoes = Vec::with_capacity(COUNT);
-    for i in 0..COUNT {
-        let body = world.add_body(BodyDesc::dynamic().translation(i as Real * SPACING, HALF.1));
-        let desc = ColliderDesc::new(Shape::rectangle(HALF.0, HALF.1)).friction(FRICTION);
-        world.add_collider(body, desc).map_err(|e| e.to_string())?;
-        dominoes.push(body);
-    }
-    let first = world.body_mut(dominoes[0]).ok_or("the first domino is missing")?;
-    first.apply_impulse_at(Vec2::new(PUSH, 0.0), Point::new(0.0, 2.0 * HALF.1)).map_err(|e| e.to_string())?;
+    let (mut world, dominoes) = scene::build()?;
     println!(
         "dominoes: {COUNT} dominoes {:.1} m × {:.1} m, {SPACING} m apart; the first pushed at its top with {PUSH} N·s",
         2.0 * HALF.0,
@@ -61,8 +41,8 @@ fn run(gif: Option<String>) -> Result<(), String> {
 
     let mut recorder = match &gif {
         Some(path) => {
-            let right = (COUNT - 1) as Real * SPACING + 3.0;
-            let camera = render::Camera::framing(Point::new(-2.0, -0.5), Point::new(right, 3.0), 480, 80);
+            let (min, max) = scene::view();
+            let camera = render::Camera::framing(min, max, 480, 80);
             Some(render::GifRecorder::create(path, camera, 4, DT)?)
         }
         None => None,

@@ -12,22 +12,13 @@
 
 #[path = "support/render.rs"]
 mod render;
+#[path = "scenes/incline.rs"]
+mod scene;
 
 use lamina::prelude::*;
+use scene::{DT, SLOPE_DEGREES};
 use std::process::ExitCode;
 
-const DT: Real = 1.0 / 60.0;
-/// The slope, degrees.
-const SLOPE_DEGREES: Real = 30.0;
-const FRICTIONS: [Real; 5] = [0.1, 0.3, 0.5, 0.7, 0.9];
-/// Half the length and half the thickness of a ramp, m.
-const RAMP_HALF: (Real, Real) = (6.0, 0.5);
-/// Half the side of a block, m.
-const BLOCK_HALF: Real = 0.5;
-/// How far up the ramp, from its middle, a block starts, m.
-const START_UP: Real = 4.0;
-/// Ramps stand this far apart, m.
-const SPACING: Real = 12.0;
 /// The velocity window over which the acceleration is measured, s.
 const WINDOW: (Real, Real) = (0.5, 1.5);
 const SECONDS: Real = 2.0;
@@ -53,32 +44,19 @@ fn main() -> ExitCode {
 }
 
 fn run(gif: Option<String>) -> Result<(), String> {
-    let settings = WorldSettings { friction_mixing: MixRule::Min, ..WorldSettings::default() };
-    let g = -settings.gravity.y;
-    let mut world = World::new(settings);
+    let g = -scene::settings().gravity.y;
+    let (mut world, placed) = scene::build()?;
     let theta = SLOPE_DEGREES.to_radians();
-    // Up the slope, and out of its surface.
-    let up = Vec2::new(theta.cos(), theta.sin());
-    let normal = Vec2::new(-theta.sin(), theta.cos());
-
-    let mut blocks = Vec::new();
-    for (i, &friction) in FRICTIONS.iter().enumerate() {
-        let centre = Vec2::new(i as Real * SPACING, RAMP_HALF.0 * theta.sin());
-        let ramp = world.add_body(BodyDesc::fixed().translation(centre.x, centre.y).angle(theta));
-        let shape = Shape::rectangle(RAMP_HALF.0, RAMP_HALF.1);
-        world.add_collider(ramp, ColliderDesc::new(shape).friction(1.0)).map_err(|e| e.to_string())?;
-        let at = centre + normal * (RAMP_HALF.1 + BLOCK_HALF) + up * START_UP;
-        let body = world.add_body(BodyDesc::dynamic().translation(at.x, at.y).angle(theta));
-        let desc = ColliderDesc::new(Shape::rectangle(BLOCK_HALF, BLOCK_HALF)).friction(friction);
-        world.add_collider(body, desc).map_err(|e| e.to_string())?;
-        blocks.push(Block { friction, body, start: Point::from(at), v_start: 0.0, v_end: 0.0 });
-    }
+    let up = scene::up();
+    let mut blocks: Vec<Block> = placed
+        .into_iter()
+        .map(|p| Block { friction: p.friction, body: p.body, start: p.start, v_start: 0.0, v_end: 0.0 })
+        .collect();
     println!("incline: blocks on ramps tilted {SLOPE_DEGREES}°, tan θ = {:.3}, g = {g} m/s²", theta.tan());
 
     let mut recorder = match &gif {
         Some(path) => {
-            let last = (FRICTIONS.len() - 1) as Real * SPACING;
-            let (min, max) = (Point::new(-6.0, -1.0), Point::new(last + 6.0, 8.0));
+            let (min, max) = scene::view();
             Some(render::GifRecorder::create(path, render::Camera::framing(min, max, 480, 200), 3, DT)?)
         }
         None => None,

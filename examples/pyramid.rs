@@ -13,27 +13,14 @@
 
 #[path = "support/render.rs"]
 mod render;
+#[path = "scenes/pyramid.rs"]
+mod scene;
 
 use lamina::prelude::*;
+use scene::{BALL_HEIGHT, BALL_SPEED, DT, HALF, pyramid_poses};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Half the side of a box, m.
-const HALF: Real = 0.5;
-const FRICTION: Real = 0.6;
-/// Time step, s.
-const DT: Real = 1.0 / 60.0;
-/// How long the pyramid settles before the ball is fired, s.
-const SETTLE_TIME: Real = 2.0;
-const BALL_RADIUS: Real = 1.0;
-/// The ball's density; the boxes' is 1.
-const BALL_DENSITY: Real = 20.0;
-/// The ball's launch speed, m/s, and the height of its centre, m: it meets the
-/// pyramid's side about 6 m up.
-const BALL_SPEED: Real = 30.0;
-const BALL_HEIGHT: Real = 8.0;
-/// How far left of the pyramid the ball starts, m.
-const BALL_RUN_UP: Real = 15.0;
 /// A box whose centre ends further than this from where it stood, m, was knocked out.
 const KNOCKED: Real = 0.5;
 
@@ -54,7 +41,7 @@ fn main() -> ExitCode {
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut options = Options { rows: 20, seconds: 8.0, gif: None };
+    let mut options = Options { rows: scene::DEFAULT_ROWS, seconds: 8.0, gif: None };
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
@@ -86,36 +73,18 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
 fn run(options: Options) -> Result<(), String> {
     let rows = options.rows;
     let half_width = rows as Real * HALF;
-    let mut world = World::new(WorldSettings::default());
-    let ground = world.add_body(BodyDesc::fixed().translation(0.0, -1.0));
-    let ground_shape = Shape::rectangle(half_width + 2.0 * BALL_RUN_UP + 40.0, 1.0);
-    world
-        .add_collider(ground, ColliderDesc::new(ground_shape).friction(FRICTION))
-        .map_err(|e| e.to_string())?;
-
-    let mut boxes = Vec::with_capacity(rows * (rows + 1) / 2);
-    for pose in pyramid_poses(rows) {
-        let t = pose.translation;
-        let body = world.add_body(BodyDesc::dynamic().translation(t.x, t.y));
-        let desc = ColliderDesc::new(Shape::rectangle(HALF, HALF)).density(1.0).friction(FRICTION);
-        world.add_collider(body, desc).map_err(|e| e.to_string())?;
-        boxes.push(body);
-    }
+    let (mut world, boxes) = scene::build(rows)?;
     println!("pyramid: {rows} rows, {} boxes of 1 m, on a fixed ground; step {:.4} s", boxes.len(), DT);
 
     let mut recorder = match &options.gif {
         Some(path) => {
-            // Frame the end of the ball's approach, the pyramid and the debris
-            // beyond it, ground at the bottom, 3:2.
-            let (left, right) = (-half_width - 0.5 * BALL_RUN_UP, 2.0 * half_width + 2.5);
-            let (min, max) = (Point::new(left, -1.0), Point::new(right, (right - left) / 1.5 - 1.0));
+            let (min, max) = scene::view(rows);
             Some(render::GifRecorder::create(path, render::Camera::framing(min, max, 480, 320), 3, DT)?)
         }
         None => None,
     };
 
     let total_steps = (options.seconds / DT).round() as usize;
-    let settle_steps = (SETTLE_TIME / DT).round() as usize;
     let steps_per_report = (1.0 / DT).round() as usize;
     let mut settled: Option<Vec<Point>> = None;
     let mut ball = None;
@@ -127,9 +96,9 @@ fn run(options: Options) -> Result<(), String> {
         r.observe(&world)?;
     }
     for step in 1..=total_steps {
-        if step == settle_steps + 1 {
+        if step == scene::fire_step() {
             settled = Some(centres(&world, &boxes));
-            let (key, collider) = fire_ball(&mut world, -half_width - BALL_RUN_UP)?;
+            let (key, collider) = fire_ball(&mut world, scene::ball_start(rows))?;
             if let Some(r) = &mut recorder {
                 r.highlight(key);
             }
@@ -201,28 +170,12 @@ fn run(options: Options) -> Result<(), String> {
     Ok(())
 }
 
-/// Adds the ball at `x`, flying right; returns its body and collider.
+/// Fires the scene's ball from `x` and says so.
 fn fire_ball(world: &mut World, x: Real) -> Result<(BodyKey, ColliderKey), String> {
-    let velocity = Vec2::new(BALL_SPEED, 0.0);
-    let key = world.add_body(BodyDesc::dynamic().translation(x, BALL_HEIGHT).linear_velocity(velocity));
-    let desc = ColliderDesc::new(Shape::circle(BALL_RADIUS)).density(BALL_DENSITY).friction(FRICTION);
-    let collider = world.add_collider(key, desc).map_err(|e| e.to_string())?;
+    let (key, collider) = scene::fire_ball(world, x)?;
     let mass = world.body(key).map_or(0.0, |b| b.mass());
     println!("          a {mass:.0} kg ball is fired from ({x:.1}, {BALL_HEIGHT:.1}) m at {BALL_SPEED} m/s");
     Ok((key, collider))
-}
-
-/// Box centres of a pyramid with `rows` boxes on its base, resting on y = 0.
-fn pyramid_poses(rows: usize) -> Vec<Isometry> {
-    let mut poses = Vec::with_capacity(rows * (rows + 1) / 2);
-    for i in 0..rows {
-        let y = (2 * i + 1) as Real * HALF;
-        for j in i..rows {
-            let x = (i + 1) as Real * HALF + 2.0 * (j - i) as Real * HALF - rows as Real * HALF;
-            poses.push(Isometry::translation(x, y));
-        }
-    }
-    poses
 }
 
 fn centres(world: &World, bodies: &[BodyKey]) -> Vec<Point> {

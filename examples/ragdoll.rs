@@ -11,19 +11,13 @@
 #[path = "support/render.rs"]
 mod render;
 
-#[path = "../benches/scenes/human.rs"]
-mod human;
+#[path = "scenes/ragdoll.rs"]
+mod scene;
 
-use human::{HumanJoints, add_human};
 use lamina::prelude::*;
+use scene::{DT, RAGDOLLS, RISE, STAIRS, TREAD, bones_of, step_top};
 use std::process::ExitCode;
 
-const DT: Real = 1.0 / 60.0;
-/// Steps of the staircase, and each step's depth and rise, m.
-const STAIRS: usize = 12;
-const TREAD: Real = 1.2;
-const RISE: Real = 0.4;
-const RAGDOLLS: usize = 4;
 const MAX_SECONDS: Real = 15.0;
 
 fn main() -> ExitCode {
@@ -36,49 +30,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// The height of the top of step `i` (0 is the lowest).
-fn step_top(i: usize) -> Real {
-    (i + 1) as Real * RISE
-}
-
-/// A fixed staircase going down to the right: step `i` spans
-/// x ∈ [(STAIRS − 1 − i)·TREAD, (STAIRS − i)·TREAD], and a floor beyond it.
-fn build_stairs(world: &mut World) -> Result<(), String> {
-    let ground = world.add_body(BodyDesc::fixed());
-    for i in 0..STAIRS {
-        let x = (STAIRS - 1 - i) as Real * TREAD + 0.5 * TREAD;
-        let half_height = 0.5 * step_top(i);
-        let step = ColliderDesc::new(Shape::rectangle(0.5 * TREAD, half_height))
-            .friction(0.6)
-            .local_pose(Isometry::translation(x, half_height));
-        world.add_collider(ground, step).map_err(|e| e.to_string())?;
-    }
-    let floor = ColliderDesc::new(Shape::rectangle(20.0, 0.5))
-        .friction(0.6)
-        .local_pose(Isometry::translation(STAIRS as Real * TREAD + 20.0, -0.5));
-    world.add_collider(ground, floor).map_err(|e| e.to_string())?;
-    Ok(())
-}
-
-/// Each ragdoll's bodies carry its number plus one as user data.
-fn bones_of(world: &World, ragdoll: usize) -> Vec<BodyKey> {
-    world.bodies().filter(|(_, b)| b.user_data() == ragdoll as u64 + 1).map(|(k, _)| k).collect()
-}
-
 fn run(gif: Option<String>) -> Result<(), String> {
-    let mut world = World::new(WorldSettings::default());
-    build_stairs(&mut world)?;
-    let joints = HumanJoints { friction_torque: 0.5, hertz: 2.0, damping_ratio: 0.5 };
+    let mut world = scene::build()?;
     let top = step_top(STAIRS - 1);
-    for r in 0..RAGDOLLS {
-        // Standing on the top step, one behind the other, each thrown forward.
-        let feet = Point::new(0.2 + 0.25 * r as Real, top + 0.05 + 2.0 * r as Real);
-        add_human(&mut world, feet, -(r as i32 + 1), joints, r as u64 + 1);
-        for key in bones_of(&world, r) {
-            let body = world.body_mut(key).ok_or("a bone is missing")?;
-            body.set_linear_velocity(Vec2::new(2.0 + 0.5 * r as Real, 1.0)).map_err(|e| e.to_string())?;
-        }
-    }
     println!(
         "ragdoll: {RAGDOLLS} ragdolls ({} bodies, {} joints) thrown off a staircase of {STAIRS} steps, {TREAD} m × {RISE} m",
         world.body_count() - 1,
@@ -87,9 +41,8 @@ fn run(gif: Option<String>) -> Result<(), String> {
 
     let mut recorder = match &gif {
         Some(path) => {
-            let right = STAIRS as Real * TREAD + 6.0;
-            let camera =
-                render::Camera::framing(Point::new(-0.5, -0.5), Point::new(right, top + 9.0), 480, 270);
+            let (min, max) = scene::view();
+            let camera = render::Camera::framing(min, max, 480, 270);
             Some(render::GifRecorder::create(path, camera, 3, DT)?)
         }
         None => None,

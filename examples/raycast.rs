@@ -16,17 +16,14 @@
 
 #[path = "support/render.rs"]
 mod render;
+#[path = "scenes/raycast.rs"]
+mod scene;
 
 use lamina::prelude::*;
+use scene::{BEAMS, DT, RANGE};
 use std::process::ExitCode;
 
-const DT: Real = 1.0 / 60.0;
 const SECONDS: Real = 4.0;
-const BEAMS: usize = 180;
-/// The lidar's range, m.
-const RANGE: Real = 25.0;
-/// The room's half-extents, m.
-const ROOM: (Real, Real) = (10.0, 6.0);
 
 fn main() -> ExitCode {
     match render::gif_option("raycast", std::env::args().skip(1)).and_then(run) {
@@ -38,58 +35,18 @@ fn main() -> ExitCode {
     }
 }
 
-/// The room: its walls, fixed pillars, and bodies thrown around inside.
-fn build(world: &mut World) -> Result<BodyKey, WorldError> {
-    let ground = world.add_body(BodyDesc::fixed());
-    let (w, h) = ROOM;
-    // Clockwise (seen with y up): the walls' solid sides face the inside.
-    let walls = [Point::new(-w, -h), Point::new(-w, h), Point::new(w, h), Point::new(w, -h)];
-    world.add_chain(ground, ChainDesc::new(&walls).closed(true).restitution(0.6))?;
-    let pillars: [(Shape, Real, Real); 5] = [
-        (Shape::rectangle(0.8, 0.8), -5.0, 2.5),
-        (Shape::circle(0.9), 5.0, -2.5),
-        (Shape::capsule(Point::new(-1.2, 0.0), Point::new(1.2, 0.0), 0.35), 4.5, 3.0),
-        (
-            Shape::polygon(&[Point::new(0.0, 1.0), Point::new(-1.0, -0.7), Point::new(1.0, -0.7)])
-                .expect("a triangle"),
-            -5.5,
-            -3.0,
-        ),
-        (Shape::ellipse(1.2, 0.5), 0.0, -4.0),
-    ];
-    for (shape, x, y) in pillars {
-        world.add_collider(ground, ColliderDesc::new(shape).local_pose(Isometry::translation(x, y)))?;
-    }
-    for i in 0..8 {
-        let a = i as Real * 0.8;
-        let v = Vec2::new(a.cos(), a.sin()) * 6.0;
-        let (x, y) = (-7.0 + 2.0 * i as Real, if i % 2 == 0 { 4.5 } else { -1.5 });
-        let body = world.add_body(BodyDesc::dynamic().translation(x, y).linear_velocity(v).can_sleep(false));
-        let shape = if i % 2 == 0 { Shape::circle(0.4) } else { Shape::rectangle(0.35, 0.35) };
-        world.add_collider(body, ColliderDesc::new(shape).restitution(0.9).friction(0.1))?;
-    }
-    // The lidar: a small kinematic body turning slowly in the middle.
-    let lidar = world.add_body(BodyDesc::kinematic().translation(0.0, 0.5).angular_velocity(0.5));
-    world.add_collider(lidar, ColliderDesc::new(Shape::circle(0.3)))?;
-    Ok(lidar)
-}
-
 /// One sweep: for each beam, where it ends and whether it hit a moving body.
 fn sweep(
     world: &World,
     lidar: BodyKey,
     all: &mut Vec<WorldRayHit>,
 ) -> Result<Vec<(Point, Option<WorldRayHit>)>, String> {
-    let body = world.body(lidar).ok_or("the lidar is gone")?;
-    let (origin, heading) = (body.center_of_mass(), body.angle());
-    let filter = QueryFilter::default().exclude_body(lidar);
+    let filter = scene::beam_filter(lidar);
     let mut beams = Vec::with_capacity(BEAMS);
-    for i in 0..BEAMS {
-        let a = heading + i as Real / BEAMS as Real * std::f64::consts::TAU as Real;
-        let ray = Ray::new(origin, Vec2::new(a.cos(), a.sin()));
+    for ray in scene::beams(world, lidar)? {
         let hit = world.try_cast_ray(&ray, RANGE, &filter).map_err(|e| e.to_string())?;
         check(world, &ray, &filter, hit, all)?;
-        beams.push((origin, hit));
+        beams.push((ray.origin, hit));
     }
     Ok(beams)
 }
@@ -130,17 +87,11 @@ fn filter_excludes(world: &World, c: &Collider) -> bool {
 }
 
 fn run(gif: Option<String>) -> Result<(), String> {
-    let mut world = World::new(WorldSettings { gravity: Vec2::zeros(), ..WorldSettings::default() });
-    let lidar = build(&mut world).map_err(|e| e.to_string())?;
+    let (mut world, lidar) = scene::build()?;
     let mut recorder = match gif {
         Some(path) => {
-            let (w, h) = ROOM;
-            let camera = render::Camera::framing(
-                Point::new(-w - 0.5, -h - 0.5),
-                Point::new(w + 0.5, h + 0.5),
-                560,
-                350,
-            );
+            let (min, max) = scene::view();
+            let camera = render::Camera::framing(min, max, 560, 350);
             Some(render::GifRecorder::create(&path, camera, 4, DT)?)
         }
         None => None,

@@ -17,24 +17,16 @@
 
 #[path = "support/render.rs"]
 mod render;
+#[path = "scenes/vertical_stack.rs"]
+mod scene;
 
 use lamina::prelude::*;
+use scene::{BOXES, Column, DT};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const DT: Real = 1.0 / 60.0;
-const BOXES: usize = 20;
-const FRICTION: Real = 0.6;
 /// A column stands if its top box drifts less than this sideways, m.
 const STANDS: Real = 0.05;
-
-/// One column: a name, the boxes' half extents, where it stands.
-struct Column {
-    name: &'static str,
-    half: (Real, Real),
-    x: Real,
-    bodies: Vec<BodyKey>,
-}
 
 fn main() -> ExitCode {
     match parse(std::env::args().skip(1)).and_then(|(seconds, gif)| run(seconds, gif)) {
@@ -71,32 +63,13 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<(Real, Option<String>
 }
 
 fn run(seconds: Real, gif: Option<String>) -> Result<(), String> {
-    let mut world = World::new(WorldSettings { enable_sleep: false, ..WorldSettings::default() });
-    let ground = world.add_body(BodyDesc::fixed().translation(0.0, -1.0));
-    world
-        .add_collider(ground, ColliderDesc::new(Shape::rectangle(40.0, 1.0)).friction(FRICTION))
-        .map_err(|e| e.to_string())?;
-
-    let mut columns = vec![
-        Column { name: "1 m cubes", half: (0.5, 0.5), x: -12.0, bodies: Vec::new() },
-        Column { name: "0.5 m cubes", half: (0.25, 0.25), x: 0.0, bodies: Vec::new() },
-        Column { name: "2 m × 0.5 m slabs", half: (1.0, 0.25), x: 12.0, bodies: Vec::new() },
-    ];
-    for column in &mut columns {
-        let (hx, hy) = column.half;
-        for i in 0..BOXES {
-            let y = (2 * i + 1) as Real * hy;
-            let body = world.add_body(BodyDesc::dynamic().translation(column.x, y));
-            let desc = ColliderDesc::new(Shape::rectangle(hx, hy)).friction(FRICTION);
-            world.add_collider(body, desc).map_err(|e| e.to_string())?;
-            column.bodies.push(body);
-        }
-    }
+    let (mut world, columns) = scene::build()?;
     println!("vertical_stack: {} columns of {BOXES} boxes, resting on the ground at t = 0", columns.len());
 
     let mut recorder = match &gif {
         Some(path) => {
-            let camera = render::Camera::framing(Point::new(-17.0, -1.0), Point::new(17.0, 21.0), 480, 310);
+            let (min, max) = scene::view();
+            let camera = render::Camera::framing(min, max, 480, 310);
             Some(render::GifRecorder::create(path, camera, 6, DT)?)
         }
         None => None,

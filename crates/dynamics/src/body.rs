@@ -358,6 +358,21 @@ impl Body {
         self.kind
     }
 
+    /// True for a bullet ([`BodyDesc::bullet`]): swept against dynamic bodies too.
+    #[inline]
+    pub fn is_bullet(&self) -> bool {
+        self.bullet
+    }
+
+    /// The id of the island the body belongs to, for tools that show which
+    /// bodies sleep and wake together; `None` for fixed bodies, which join no
+    /// island. Ids are reused once an island empties, and change when islands
+    /// merge or split.
+    #[inline]
+    pub fn island(&self) -> Option<u32> {
+        (self.island != NO_INDEX).then_some(self.island)
+    }
+
     /// The user data given at creation or by [`BodyMut::set_user_data`].
     #[inline]
     pub fn user_data(&self) -> u64 {

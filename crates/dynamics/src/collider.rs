@@ -240,4 +240,11 @@ impl Collider {
     pub fn aabb(&self) -> Aabb {
         self.aabb
     }
+
+    /// The enlarged box the broad phase holds for this collider: it moves
+    /// only when [`Collider::aabb`] leaves it, so that a collider that jiggles
+    /// in place costs the broad phase nothing.
+    pub fn proxy_aabb(&self) -> Aabb {
+        self.proxy_box
+    }
 }

@@ -364,6 +364,20 @@ impl Joint {
         Point::from(self.frame_b.translation.vector)
     }
 
+    /// The joint's frame in A's body frame: its origin is A's anchor and its
+    /// x axis the joint's axis (the slide of a prismatic or wheel joint), the
+    /// zero of the relative angle. With [`Joint::frame_b`], what a debug view
+    /// needs to draw the axis and the limits where the solver sees them.
+    pub fn frame_a(&self) -> Isometry {
+        self.frame_a
+    }
+
+    /// The joint's frame in B's body frame: origin at B's anchor; it turns
+    /// away from [`Joint::frame_a`] by the joint's relative angle.
+    pub fn frame_b(&self) -> Isometry {
+        self.frame_b
+    }
+
     /// The force the joint applied on B during the last step, world frame, N
     /// (A got the opposite). Compare with a threshold to break a joint.
     pub fn constraint_force(&self) -> Vec2 {

@@ -334,3 +334,18 @@ fn wheel_motors_drive_a_cart_at_omega_r() {
     println!("cart speed {v:.4} m/s, ω·r {expected}");
     assert!((v - expected).abs() < 0.01 * expected, "{v} m/s against {expected}");
 }
+
+#[test]
+fn a_sliders_frames_carry_its_axis_and_meet_at_the_anchors() {
+    let mut w = world_without_gravity();
+    let ground = w.add_body(BodyDesc::fixed().translation(1.0, 0.0).angle(0.5));
+    let slider = body(&mut w, BodyDesc::dynamic().translation(2.0, 1.0), Shape::rectangle(0.2, 0.2), 1.0);
+    let axis = Vec2::new(0.6, 0.8);
+    let key = w.add_joint(JointDesc::prismatic(ground, slider, Point::new(2.0, 1.0), axis)).unwrap();
+    let j = w.joint(key).unwrap();
+    let fa = w.body(ground).unwrap().position() * j.frame_a();
+    let fb = w.body(slider).unwrap().position() * j.frame_b();
+    assert!((fa.rotation * Vec2::x() - axis).norm() < 1e-5);
+    assert!((fa.translation.vector - fb.translation.vector).norm() < 1e-5);
+    assert!((fa.translation.vector - Vec2::new(2.0, 1.0)).norm() < 1e-5);
+}

@@ -160,3 +160,20 @@ fn bodies_created_asleep_stay_asleep_until_touched() {
     settle(&mut w, 1.0);
     assert!(!w.body(wall[0]).unwrap().is_sleeping(), "the ball woke the box it hit");
 }
+
+#[test]
+fn a_pile_shares_one_island_and_the_ground_joins_none() {
+    let (w, ground, boxes) = sleeping_pile();
+    assert_eq!(w.body(ground).unwrap().island(), None);
+    let island = w.body(boxes[0]).unwrap().island();
+    assert!(island.is_some());
+    assert!(boxes.iter().all(|&b| w.body(b).unwrap().island() == island));
+    let lone = w.body(boxes[0]).unwrap();
+    assert!(!lone.is_bullet());
+    // The broad phase's box holds the collider's own.
+    for (_, c) in w.colliders() {
+        let (tight, proxy) = (c.aabb(), c.proxy_aabb());
+        assert!(proxy.mins.x <= tight.mins.x && proxy.mins.y <= tight.mins.y);
+        assert!(proxy.maxs.x >= tight.maxs.x && proxy.maxs.y >= tight.maxs.y);
+    }
+}

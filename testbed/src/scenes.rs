@@ -1,0 +1,413 @@
+//! Every scene the testbed can run, built by the very code of the examples
+//! (`examples/scenes/`) and of the benchmark (`benches/scenes/`), included here
+//! by path: a scene has one definition, whoever runs it.
+//!
+//! A scene that does something each step (fires a ball, steers an arm, runs a
+//! character, casts a lidar's rays, rains bodies) does it through a [`Driver`]
+//! that calls the scene file's own functions. Building runs under
+//! `catch_unwind`, so that a scene that panics while it is built (the
+//! benchmark scenes panic on a refused collider) shows as an error rather than
+//! taking the testbed down.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use lamina::prelude::*;
+
+use crate::draw::{Line, Rgba};
+
+// The examples print reports that use more of each scene file than the testbed does.
+#[allow(dead_code)]
+#[path = "../../benches/scenes/mod.rs"]
+mod bench;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/bounce.rs"]
+mod bounce;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/bridge.rs"]
+mod bridge;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/car.rs"]
+mod car;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/dominoes.rs"]
+mod dominoes;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/incline.rs"]
+mod incline;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/joints.rs"]
+mod joints;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/platformer.rs"]
+mod platformer;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/pyramid.rs"]
+mod pyramid;
+// The ragdoll scene brings its own copy of Box2D's human, as the benchmark's scenes do.
+#[allow(dead_code, clippy::duplicate_mod)]
+#[path = "../../examples/scenes/ragdoll.rs"]
+mod ragdoll;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/raycast.rs"]
+mod raycast;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/robot_arm.rs"]
+mod robot_arm;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/vertical_stack.rs"]
+mod vertical_stack;
+
+/// Where a scene comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// An example of `examples/`.
+    Example,
+    /// A scene of the benchmark, `benches/scenes/`.
+    Benchmark,
+}
+
+/// One entry of the scene list.
+#[derive(Clone, Copy)]
+pub struct SceneEntry {
+    /// The name on the command line and in the list.
+    pub name: &'static str,
+    pub source: Source,
+    /// One line on what the scene shows.
+    pub about: &'static str,
+    builder: Builder,
+}
+
+/// How a scene is built.
+#[derive(Clone, Copy)]
+enum Builder {
+    /// An example scene, wrapped with its driver below.
+    Example(fn() -> Result<Loaded, String>),
+    /// A benchmark scene's world and its update hook, if it has one.
+    Benchmark { build: fn() -> World, update: Option<fn(&mut World, usize)> },
+}
+
+/// What a running scene does around each step, besides the physics.
+pub trait Driver {
+    /// Runs before step `step` (counted from 0 since the scene was built).
+    fn before_step(&mut self, _world: &mut World, _step: usize) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Lines the scene draws over the world, such as a lidar's beams.
+    fn overlay(&self, _world: &World) -> Vec<Line> {
+        Vec::new()
+    }
+}
+
+/// A scene that only steps.
+struct Passive;
+
+impl Driver for Passive {}
+
+/// A scene built and ready to step.
+pub struct Loaded {
+    pub world: World,
+    /// The scene's time step, s.
+    pub dt: Real,
+    /// The part of the world the scene frames, if it says; otherwise the
+    /// view fits the colliders.
+    pub view: Option<(Point, Point)>,
+    pub driver: Box<dyn Driver>,
+}
+
+impl Loaded {
+    fn new(world: World, dt: Real, view: Option<(Point, Point)>, driver: impl Driver + 'static) -> Self {
+        Self { world, dt, view, driver: Box::new(driver) }
+    }
+}
+
+impl SceneEntry {
+    /// Builds the scene; a scene that fails, or panics, gives an error that
+    /// names it.
+    pub fn build(&self) -> Result<Loaded, String> {
+        let builder = self.builder;
+        let build = move || match builder {
+            Builder::Example(build) => build(),
+            Builder::Benchmark { build, update } => {
+                Ok(Loaded::new(build(), bench::TIME_STEP, None, BenchDriver { update }))
+            }
+        };
+        match catch_unwind(AssertUnwindSafe(build)) {
+            Ok(Ok(loaded)) => Ok(loaded),
+            Ok(Err(e)) => Err(format!("scene `{}` failed to build: {e}", self.name)),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("no message");
+                Err(format!("scene `{}` panicked while it was built: {message}", self.name))
+            }
+        }
+    }
+}
+
+/// Every scene, examples first, in the order of the list.
+pub fn all() -> Vec<SceneEntry> {
+    let example = |name, about, build: fn() -> Result<Loaded, String>| SceneEntry {
+        name,
+        source: Source::Example,
+        about,
+        builder: Builder::Example(build),
+    };
+    let mut scenes = vec![
+        example("pyramid", "a 20-row pyramid settles, then a heavy ball smashes it", build_pyramid),
+        example("vertical_stack", "three 20-box stacks with sleep off", build_vertical_stack),
+        example("incline", "blocks with friction 0.1 to 0.9 on 30° ramps", build_incline),
+        example("dominoes", "thirty dominoes toppled by a push on the first", build_dominoes),
+        example("bounce", "balls with restitution 0.0 to 0.9 dropped from 5 m", build_bounce),
+        example("ragdoll", "four ragdolls thrown down a staircase", build_ragdoll),
+        example("bridge", "a hanging bridge of 40 hinged planks under load", build_bridge),
+        example("car", "a car on wheel joints driving over hills", build_car),
+        example("robot_arm", "a three-link arm of motors steered to four poses", build_robot_arm),
+        example("raycast", "a lidar of 180 world ray casts in a room of shapes", build_raycast),
+        example("platformer", "a character on chain terrain: seams, a gap, ice", build_platformer),
+        example("joints", "one joint of each kind side by side", build_joints),
+    ];
+    scenes.extend(bench::ALL.iter().map(|scene| SceneEntry {
+        name: scene.name,
+        source: Source::Benchmark,
+        about: bench_about(scene.name),
+        builder: Builder::Benchmark { build: scene.build, update: scene.update },
+    }));
+    scenes
+}
+
+/// The scene called `name`.
+pub fn find(name: &str) -> Option<SceneEntry> {
+    all().into_iter().find(|s| s.name == name)
+}
+
+/// The names of every scene, for messages.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|s| s.name).collect()
+}
+
+fn bench_about(name: &str) -> &'static str {
+    match name {
+        "large_pyramid" => "Box2D's benchmark: a pyramid of 100 rows",
+        "many_pyramids" => "Box2D's benchmark: 200 pyramids of 20 rows",
+        "smash" => "Box2D's benchmark: a heavy box flies into 9,600 sleeping squares",
+        "tumbler" => "Box2D's benchmark: 2,000 squares in a turning drum",
+        "spinner" => "Box2D's benchmark: 6,076 bodies stirred in a chain loop",
+        "joint_grid" => "Box2D's benchmark: a 100 × 100 grid of revolute joints",
+        "rain" => "Box2D's benchmark: ragdolls rain onto a ground, added as it runs",
+        _ => "a scene of Box2D's benchmark",
+    }
+}
+
+/// Runs a benchmark scene's own update hook (rain adds and removes bodies) before each step.
+struct BenchDriver {
+    update: Option<fn(&mut World, usize)>,
+}
+
+impl Driver for BenchDriver {
+    fn before_step(&mut self, world: &mut World, step: usize) -> Result<(), String> {
+        if let Some(update) = self.update {
+            update(world, step);
+        }
+        Ok(())
+    }
+}
+
+/// Fires the pyramid's ball once the pyramid has settled, as the example does.
+struct PyramidDriver {
+    rows: usize,
+}
+
+impl Driver for PyramidDriver {
+    fn before_step(&mut self, world: &mut World, step: usize) -> Result<(), String> {
+        if step + 1 == pyramid::fire_step() {
+            pyramid::fire_ball(world, pyramid::ball_start(self.rows))?;
+        }
+        Ok(())
+    }
+}
+
+fn build_pyramid() -> Result<Loaded, String> {
+    let rows = pyramid::DEFAULT_ROWS;
+    let (world, _) = pyramid::build(rows)?;
+    Ok(Loaded::new(world, pyramid::DT, Some(pyramid::view(rows)), PyramidDriver { rows }))
+}
+
+fn build_vertical_stack() -> Result<Loaded, String> {
+    let (world, _) = vertical_stack::build()?;
+    Ok(Loaded::new(world, vertical_stack::DT, Some(vertical_stack::view()), Passive))
+}
+
+fn build_incline() -> Result<Loaded, String> {
+    let (world, _) = incline::build()?;
+    Ok(Loaded::new(world, incline::DT, Some(incline::view()), Passive))
+}
+
+fn build_dominoes() -> Result<Loaded, String> {
+    let (world, _) = dominoes::build()?;
+    Ok(Loaded::new(world, dominoes::DT, Some(dominoes::view()), Passive))
+}
+
+fn build_bounce() -> Result<Loaded, String> {
+    let (world, _) = bounce::build()?;
+    Ok(Loaded::new(world, bounce::DT, Some(bounce::view()), Passive))
+}
+
+fn build_ragdoll() -> Result<Loaded, String> {
+    let world = ragdoll::build()?;
+    Ok(Loaded::new(world, ragdoll::DT, Some(ragdoll::view()), Passive))
+}
+
+fn build_bridge() -> Result<Loaded, String> {
+    let (world, _) = bridge::build()?;
+    Ok(Loaded::new(world, bridge::DT, Some(bridge::view()), Passive))
+}
+
+fn build_car() -> Result<Loaded, String> {
+    let (world, ..) = car::build()?;
+    Ok(Loaded::new(world, car::DT, Some(car::view()), Passive))
+}
+
+/// Steers the arm to each target pose in turn with the example's controller,
+/// moving on once a pose has held for half a second (or the time is up), and
+/// starting over after the last.
+struct ArmDriver {
+    motors: Vec<JointKey>,
+    target: usize,
+    steps_on_target: usize,
+    settled_at: Option<usize>,
+}
+
+impl Driver for ArmDriver {
+    fn before_step(&mut self, world: &mut World, _step: usize) -> Result<(), String> {
+        let target = robot_arm::TARGETS[self.target % robot_arm::TARGETS.len()];
+        let worst = robot_arm::steer(world, &self.motors, &target)?;
+        self.steps_on_target += 1;
+        if worst < robot_arm::SETTLED && self.settled_at.is_none() {
+            self.settled_at = Some(self.steps_on_target);
+        }
+        let held = self.settled_at.is_some_and(|s| self.steps_on_target > s + 30);
+        if held || self.steps_on_target >= robot_arm::MAX_STEPS {
+            (self.target, self.steps_on_target, self.settled_at) = (self.target + 1, 0, None);
+        }
+        Ok(())
+    }
+}
+
+fn build_robot_arm() -> Result<Loaded, String> {
+    let (world, _, motors) = robot_arm::build()?;
+    let driver = ArmDriver { motors, target: 0, steps_on_target: 0, settled_at: None };
+    Ok(Loaded::new(world, robot_arm::DT, Some(robot_arm::view()), driver))
+}
+
+/// Draws the lidar's beams, each up to where it hit.
+struct LidarDriver {
+    lidar: BodyKey,
+}
+
+/// The beams' colour, as in the example's GIF.
+const BEAM: Rgba = [214, 69, 69, 160];
+
+impl Driver for LidarDriver {
+    fn overlay(&self, world: &World) -> Vec<Line> {
+        let filter = raycast::beam_filter(self.lidar);
+        let Ok(beams) = raycast::beams(world, self.lidar) else { return Vec::new() };
+        beams
+            .iter()
+            .step_by(2)
+            .filter_map(|ray| world.cast_ray(ray, raycast::RANGE, &filter))
+            .zip(beams.iter().step_by(2))
+            .map(|(hit, ray)| Line { a: ray.origin, b: hit.point, color: BEAM })
+            .collect()
+    }
+}
+
+fn build_raycast() -> Result<Loaded, String> {
+    let (world, lidar) = raycast::build()?;
+    Ok(Loaded::new(world, raycast::DT, Some(raycast::view()), LidarDriver { lidar }))
+}
+
+/// Plays the example's scripted player.
+struct PlayerDriver {
+    hero: BodyKey,
+}
+
+impl Driver for PlayerDriver {
+    fn before_step(&mut self, world: &mut World, step: usize) -> Result<(), String> {
+        platformer::control(world, self.hero, step as Real * platformer::DT).map(|_| ())
+    }
+}
+
+fn build_platformer() -> Result<Loaded, String> {
+    let (world, hero) = platformer::build()?;
+    Ok(Loaded::new(world, platformer::DT, Some(platformer::view()), PlayerDriver { hero }))
+}
+
+/// Moves the mouse joint's target around its circle, as the example does.
+struct MouseDriver {
+    mouse: JointKey,
+}
+
+impl Driver for MouseDriver {
+    fn before_step(&mut self, world: &mut World, step: usize) -> Result<(), String> {
+        let target = joints::mouse_target((step + 1) as Real * joints::DT);
+        match world.joint_mut(self.mouse) {
+            Some(joint) => joint.set_target(target).map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+}
+
+fn build_joints() -> Result<Loaded, String> {
+    let (world, joints) = joints::build()?;
+    let mouse = joints.last().ok_or("the joints scene has no mouse joint")?.1;
+    Ok(Loaded::new(world, joints::DT, Some(joints::view()), MouseDriver { mouse }))
+}
+
+/// A scene that panics while it is built, for tests of what the testbed does then.
+#[cfg(test)]
+pub fn broken() -> SceneEntry {
+    SceneEntry {
+        name: "broken",
+        source: Source::Example,
+        about: "",
+        builder: Builder::Example(|| panic!("a collider was refused")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every scene builds and steps, hooks included, without an error.
+    #[test]
+    fn every_scene_builds_and_steps() {
+        for entry in all() {
+            let mut loaded = entry.build().unwrap_or_else(|e| panic!("{e}"));
+            for step in 0..3 {
+                loaded.driver.before_step(&mut loaded.world, step).unwrap();
+                loaded.world.step(loaded.dt).unwrap();
+            }
+            let _ = loaded.driver.overlay(&loaded.world);
+        }
+    }
+
+    #[test]
+    fn names_are_unique_and_found() {
+        let names = names();
+        for name in &names {
+            assert_eq!(names.iter().filter(|n| *n == name).count(), 1, "{name} twice");
+            assert!(find(name).is_some());
+        }
+        assert!(find("no such scene").is_none());
+    }
+
+    /// A builder that panics gives an error, not a panic.
+    #[test]
+    fn a_scene_that_panics_while_built_is_an_error() {
+        let error = broken().build().err().expect("an error");
+        assert!(error.contains("broken") && error.contains("a collider was refused"), "{error}");
+    }
+}
