@@ -12,8 +12,9 @@
 //! | 16–23 | the payload's length in bytes, little-endian |
 //! | 24–31 | the payload's FNV-1a 64 checksum, little-endian |
 //!
-//! The payload is the world's state in postcard, a compact serde format
-//! (variable-length integers, no field names): the settings; the bodies,
+//! The payload is the world's state in a columnar layout (`columns.rs`: each
+//! field of every record side by side, integers as differences, reals in byte
+//! planes), compressed with zstd (`compression.rs`): the settings; the bodies,
 //! colliders, joints, chains and contacts, each slot map written whole (every
 //! slot's version, and the order of its free slots, so that the map read
 //! back hands out the same keys as the original); both broad-phase
@@ -25,6 +26,9 @@
 //! then that every key the state holds points at something, and that every
 //! pose and velocity is finite: damaged or foreign bytes give a
 //! [`SnapshotError`], never a panic or a world with NaN in it.
+
+mod columns;
+mod compression;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -52,7 +56,7 @@ const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
 /// The version of the snapshot format this build writes and reads. It changes
 /// whenever the payload's layout does; older snapshots are refused, not
 /// misread.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Bytes of the header before the payload.
 const HEADER_LEN: usize = 32;
@@ -297,7 +301,8 @@ impl World {
             hit_events: &self.hit_events,
         };
         let mut bytes = vec![0u8; HEADER_LEN];
-        let payload = postcard::to_extend(&state, Vec::new()).expect("a world's state always encodes");
+        let payload =
+            compression::compress(&columns::to_bytes(&state).expect("a world's state always encodes"));
         bytes[0..8].copy_from_slice(&MAGIC);
         bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes[12] = std::mem::size_of::<Real>() as u8;
@@ -310,8 +315,9 @@ impl World {
     /// The world a snapshot holds, or why the bytes are not one.
     pub fn restore(bytes: &[u8]) -> Result<World, SnapshotError> {
         let payload = check_header(bytes)?;
+        let columnar = compression::decompress(payload).map_err(SnapshotError::Malformed)?;
         let state: StateIn =
-            postcard::from_bytes(payload).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
+            columns::from_bytes(&columnar).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
         let mut world = World::try_new(state.settings)
             .map_err(|e| SnapshotError::Inconsistent(format!("the settings are out of range: {e}")))?;
         world.bodies = read_map(state.bodies, filler_body, "bodies")?;
