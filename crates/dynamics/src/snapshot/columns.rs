@@ -42,8 +42,9 @@ const ABSENT: u32 = u32::MAX;
 const MAX_CHILDREN: u64 = 256;
 
 /// Why a value could not be written to, or read from, the columnar layout.
+/// Boxed, so that the results of the hot calls fit in registers.
 #[derive(Debug)]
-pub(crate) struct Error(String);
+pub(crate) struct Error(Box<String>);
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -55,22 +56,24 @@ impl std::error::Error for Error {}
 
 impl ser::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error(msg.to_string())
+        Error(Box::new(msg.to_string()))
     }
 }
 
 impl de::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error(msg.to_string())
+        Error(Box::new(msg.to_string()))
     }
 }
 
+#[cold]
 fn error<T>(what: &str) -> Result<T, Error> {
-    Err(Error(what.to_string()))
+    Err(Error(Box::new(what.to_string())))
 }
 
 /// Appends `value` as an LEB128 varint.
-fn write_varint(out: &mut Vec<u8>, mut value: u64) {
+#[inline]
+pub(crate) fn write_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
         out.push(value as u8 | 0x80);
         value >>= 7;
@@ -79,7 +82,8 @@ fn write_varint(out: &mut Vec<u8>, mut value: u64) {
 }
 
 /// Reads an LEB128 varint from the front of `bytes`, advancing it.
-fn read_varint(bytes: &mut &[u8]) -> Result<u64, Error> {
+#[inline]
+pub(crate) fn read_varint(bytes: &mut &[u8]) -> Result<u64, Error> {
     let mut value = 0u64;
     for shift in (0..64).step_by(7) {
         let Some((&byte, rest)) = bytes.split_first() else {
@@ -105,7 +109,10 @@ fn unzigzag(value: u64) -> i64 {
 
 /// Splits `values` of `N` bytes each into `N` planes appended to `out`: byte
 /// `k` of value `i` goes to `out[k * len + i]`.
-fn write_planes<const N: usize>(out: &mut Vec<u8>, values: impl ExactSizeIterator<Item = [u8; N]>) {
+pub(crate) fn write_planes<const N: usize>(
+    out: &mut Vec<u8>,
+    values: impl ExactSizeIterator<Item = [u8; N]>,
+) {
     let len = values.len();
     let start = out.len();
     out.resize(start + N * len, 0);
@@ -144,6 +151,7 @@ pub(crate) fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Erro
 
 impl Writer {
     /// The column of child `index` of column `parent`, made on first use.
+    #[inline]
     fn child(&mut self, parent: u32, index: u32) -> u32 {
         let known = self.columns[parent as usize].children.get(index as usize).copied();
         if let Some(column) = known.filter(|&c| c != ABSENT) {
@@ -160,6 +168,7 @@ impl Writer {
     }
 
     /// Writes `value` to the current column, as its difference from the last.
+    #[inline]
     fn int(&mut self, value: u64) {
         let column = &mut self.columns[self.at as usize];
         let delta = value.wrapping_sub(column.previous) as i64;
@@ -174,6 +183,7 @@ impl Writer {
     }
 
     /// Writes `value` to child `index` of the current column.
+    #[inline]
     fn nested<T: Serialize + ?Sized>(&mut self, index: u32, value: &T) -> Result<(), Error> {
         let at = self.at;
         self.at = self.child(at, index);
@@ -214,11 +224,13 @@ pub(crate) struct Compound<'a> {
 }
 
 impl Compound<'_> {
+    #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, index: u32, value: &T) -> Result<(), Error> {
         self.writer.at = self.writer.child(self.parent, index);
         value.serialize(&mut *self.writer)
     }
 
+    #[inline]
     fn positional<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         let index = self.next;
         self.next += 1;
@@ -527,7 +539,7 @@ fn take<'de>(bytes: &mut &'de [u8], len: u64) -> Result<&'de [u8], Error> {
 
 /// Appends to `out` the values of `N` bytes that `planes` holds in byte
 /// planes (see [`write_planes`]).
-fn read_planes<const N: usize, T>(out: &mut Vec<T>, planes: &[u8], from_bytes: fn([u8; N]) -> T) {
+pub(crate) fn read_planes<const N: usize, T>(out: &mut Vec<T>, planes: &[u8], from_bytes: fn([u8; N]) -> T) {
     let len = planes.len() / N;
     out.extend((0..len).map(|i| from_bytes(std::array::from_fn(|k| planes[k * len + i]))));
 }
@@ -578,6 +590,7 @@ impl<'de> Reader<'de> {
 
     /// The column of child `index` of column `parent`: the next one of the
     /// payload on first use.
+    #[inline]
     fn child(&mut self, parent: u32, index: u64) -> Result<u32, Error> {
         if index >= MAX_CHILDREN {
             return error("a variant or field index out of range");
@@ -600,6 +613,7 @@ impl<'de> Reader<'de> {
         Ok(column)
     }
 
+    #[inline]
     fn int(&mut self) -> Result<u64, Error> {
         let column = self.column();
         let delta = unzigzag(read_varint(&mut column.ints)?);
@@ -617,6 +631,7 @@ impl<'de> Reader<'de> {
         take(&mut self.column().ints, len)
     }
 
+    #[inline]
     fn real32(&mut self) -> Result<f32, Error> {
         let c = &mut self.columns[self.at as usize];
         if c.next32 == c.end32 {
@@ -626,6 +641,7 @@ impl<'de> Reader<'de> {
         Ok(f32::from_bits(self.reals32[c.next32 - 1]))
     }
 
+    #[inline]
     fn real64(&mut self) -> Result<f64, Error> {
         let c = &mut self.columns[self.at as usize];
         if c.next64 == c.end64 {
@@ -640,6 +656,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads child `index` of the current column with `seed`.
+    #[inline]
     fn nested<T: DeserializeSeed<'de>>(&mut self, index: u64, seed: T) -> Result<T::Value, Error> {
         let at = self.at;
         self.at = self.child(at, index)?;
@@ -651,7 +668,7 @@ impl<'de> Reader<'de> {
 
 /// Narrows a decoded integer to the type asked for.
 fn narrow<T: TryFrom<V>, V: Copy + fmt::Display>(value: V) -> Result<T, Error> {
-    T::try_from(value).or_else(|_| Err(Error(format!("{value} is out of range"))))
+    T::try_from(value).or_else(|_| Err(Error(Box::new(format!("{value} is out of range")))))
 }
 
 impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
