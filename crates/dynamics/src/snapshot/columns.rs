@@ -44,7 +44,7 @@ const MAX_CHILDREN: u64 = 256;
 /// Why a value could not be written to, or read from, the columnar layout.
 /// Boxed, so that the results of the hot calls fit in registers.
 #[derive(Debug)]
-pub(crate) struct Error(Box<String>);
+pub(crate) struct Error(Box<str>);
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -56,19 +56,19 @@ impl std::error::Error for Error {}
 
 impl ser::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error(Box::new(msg.to_string()))
+        Error(msg.to_string().into())
     }
 }
 
 impl de::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error(Box::new(msg.to_string()))
+        Error(msg.to_string().into())
     }
 }
 
 #[cold]
 fn error<T>(what: &str) -> Result<T, Error> {
-    Err(Error(Box::new(what.to_string())))
+    Err(Error(what.into()))
 }
 
 /// Appends `value` as an LEB128 varint.
@@ -668,7 +668,7 @@ impl<'de> Reader<'de> {
 
 /// Narrows a decoded integer to the type asked for.
 fn narrow<T: TryFrom<V>, V: Copy + fmt::Display>(value: V) -> Result<T, Error> {
-    T::try_from(value).or_else(|_| Err(Error(Box::new(format!("{value} is out of range")))))
+    T::try_from(value).map_err(|_| Error(format!("{value} is out of range").into()))
 }
 
 impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
