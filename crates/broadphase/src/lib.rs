@@ -75,6 +75,8 @@ mod proxy;
 mod query;
 mod region;
 mod sap;
+#[cfg(feature = "serde")]
+mod stored;
 mod sweep_and_prune;
 
 pub use error::BroadPhaseError;

@@ -264,6 +264,51 @@ impl<K: Copy + Ord> PairSet<K> {
         self.new_partners = new_partners;
     }
 
+    /// Checks the lists against `proxies` without trusting any index (for
+    /// tests, and for a set read back from serde): a slot per proxy, spilled
+    /// lists owned by one slot each, partners that are live, distinct and
+    /// listed both ways, and the pair count.
+    #[cfg(any(test, feature = "serde"))]
+    pub(crate) fn check(&self, proxies: &[Proxy<K>]) -> Result<(), String> {
+        if self.slots.len() != proxies.len() || self.marks.len() != proxies.len() {
+            return Err(format!("{} pair slots for {} proxies", self.slots.len(), proxies.len()));
+        }
+        let mut owner = vec![None; self.spilled.len()];
+        for (id, slot) in self.slots.iter().enumerate() {
+            let len = slot.len as usize;
+            if len > INLINE {
+                let s = slot.items[0] as usize;
+                match owner.get_mut(s) {
+                    Some(o @ None) if self.spilled[s].len() == len => *o = Some(id),
+                    _ => return Err(format!("proxy {id}'s spilled list {s} is missing, shared or short")),
+                }
+            }
+        }
+        for &s in &self.spill_free {
+            if owner.get(s as usize) != Some(&None) || !self.spilled[s as usize].is_empty() {
+                return Err(format!("free spilled list {s} is in use or missing"));
+            }
+        }
+        let mut total = 0usize;
+        for id in 0..proxies.len() as u32 {
+            let partners = self.partners(id);
+            total += partners.len();
+            if !proxies[id as usize].live && !partners.is_empty() {
+                return Err(format!("free slot {id} is still paired"));
+            }
+            for (i, &q) in partners.iter().enumerate() {
+                let live = proxies.get(q as usize).is_some_and(|p| p.live);
+                if q == id || !live || partners[..i].contains(&q) || !self.partners(q).contains(&id) {
+                    return Err(format!("pair ({id}, {q}) is not a pair of two live proxies both list"));
+                }
+            }
+        }
+        if total != 2 * self.pair_count {
+            return Err(format!("{} pairs counted, {} listed", self.pair_count, total / 2));
+        }
+        Ok(())
+    }
+
     /// Replaces the contents of `events` with this step's events: every `End`, then
     /// every `Begin`, each group sorted by key pair.
     pub(crate) fn drain_events(&mut self, events: &mut Vec<PairEvent<K>>) {

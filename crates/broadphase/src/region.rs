@@ -595,15 +595,45 @@ impl RegionGrid {
         }
     }
 
-    /// Checks every region against the rules the rest of the crate relies on.
-    #[cfg(test)]
+    /// Checks every region against the rules the rest of the crate relies on,
+    /// without trusting any index (for tests, and for a grid read back from
+    /// serde): the lookup finds each live region by its cell, the free and
+    /// touched lists hold valid regions once each, every sorted array is in
+    /// order, and no count of a step in progress is left over.
+    #[cfg(any(test, feature = "serde"))]
     pub(crate) fn check(&self) -> Result<(), String> {
+        if !(self.size.is_finite() && self.size > 0.0) || self.inv_size != 1.0 / self.size {
+            return Err(format!("region size {} with inverse {}", self.size, self.inv_size));
+        }
+        let live = self.regions.iter().filter(|r| r.live).count();
+        if self.lookup.len() != live {
+            return Err(format!("{} regions found by cell, {live} live", self.lookup.len()));
+        }
+        for (&cell, &r) in &self.lookup {
+            if self.regions.get(r as usize).is_none_or(|region| !region.live || region.cell != cell) {
+                return Err(format!("cell {cell:?} leads to region {r}, which is not there"));
+            }
+        }
+        let mut listed = vec![false; self.regions.len()];
+        for &r in &self.free {
+            match self.regions.get(r as usize) {
+                Some(region) if !region.live && !std::mem::replace(&mut listed[r as usize], true) => {}
+                _ => return Err(format!("free region {r} is live, listed twice or missing")),
+            }
+        }
+        listed.fill(false);
+        for &r in &self.touched {
+            match self.regions.get(r as usize) {
+                Some(region) if region.touched && !std::mem::replace(&mut listed[r as usize], true) => {}
+                _ => return Err(format!("touched region {r} is not marked, listed twice or missing")),
+            }
+        }
         for (r, region) in self.regions.iter().enumerate() {
+            if region.touched != listed[r] || region.movers != 0 || region.swept {
+                return Err(format!("region {r} has a stale mark or count"));
+            }
             if !region.live {
                 continue;
-            }
-            if self.get(region.cell) != Some(r as u32) {
-                return Err(format!("region {r} is not found by its cell {:?}", region.cell));
             }
             if !region.sap.is_consistent() {
                 return Err(format!("region {r} is not sorted or its extent bound is low"));
@@ -611,9 +641,21 @@ impl RegionGrid {
             if region.sap.len() == 0 && !region.touched {
                 return Err(format!("region {r} is empty but not queued for freeing"));
             }
-            let _ = region.sap.max_extent();
         }
         Ok(())
+    }
+
+    /// Puts back the boxes of every live region's entries from `fat`, by
+    /// proxy id (see [`SortedAxis::refill`]); `None` for an id without a box.
+    #[cfg(feature = "serde")]
+    pub(crate) fn refill(&mut self, fat: impl Fn(u32) -> Option<Aabb>) -> Option<()> {
+        self.regions.iter_mut().filter(|r| r.live).try_for_each(|r| r.sap.refill(&fat))
+    }
+
+    /// The live regions with their indices.
+    #[cfg(any(test, feature = "serde"))]
+    pub(crate) fn live_regions(&self) -> impl Iterator<Item = (u32, &Region)> {
+        self.regions.iter().enumerate().filter(|(_, r)| r.live).map(|(i, r)| (i as u32, r))
     }
 }
 

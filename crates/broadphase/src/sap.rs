@@ -37,16 +37,24 @@ pub(crate) enum Axis {
 }
 
 /// One proxy in a sorted axis: its box, seen along the sweep axis.
+///
+/// Serialized, an entry is its id alone: its box is its proxy's fat box, which
+/// is written with the proxy and put back when the structure is read
+/// ([`SortedAxis::refill`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Entry {
     /// Lower end point on the sweep axis: the sort key.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) lo: Real,
     /// Upper end point on the sweep axis.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) hi: Real,
     /// Lower end point on the other axis.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) other_lo: Real,
     /// Upper end point on the other axis.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) other_hi: Real,
     /// The proxy's dense id.
     pub(crate) id: u32,
@@ -139,12 +147,6 @@ impl SortedAxis {
     #[inline]
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    /// The current bound on entry length (for invariant checks).
-    #[cfg(test)]
-    pub(crate) fn max_extent(&self) -> Real {
-        self.max_extent
     }
 
     /// Where the entry of `id`, whose lower end point is `lo`, sits in the array.
@@ -377,8 +379,20 @@ impl SortedAxis {
         }
     }
 
-    /// True when the entries are sorted and `max_extent` bounds them (for tests).
-    #[cfg(test)]
+    /// Gives every entry the box `fat` returns for its id, in this array's
+    /// axis (an entry read back from serde holds its id alone); `None` for an
+    /// id without a box.
+    #[cfg(feature = "serde")]
+    pub(crate) fn refill(&mut self, fat: impl Fn(u32) -> Option<Aabb>) -> Option<()> {
+        for e in &mut self.entries {
+            *e = Entry::new(e.id, &fat(e.id)?, self.axis);
+        }
+        Some(())
+    }
+
+    /// True when the entries are sorted and `max_extent` bounds them (for
+    /// tests, and for a structure read back from serde).
+    #[cfg(any(test, feature = "serde"))]
     pub(crate) fn is_consistent(&self) -> bool {
         self.entries.windows(2).all(|w| w[0].precedes(&w[1]))
             && self.entries.iter().all(|e| e.extent() <= self.max_extent)

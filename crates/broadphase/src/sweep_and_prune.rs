@@ -52,26 +52,31 @@ impl Default for BroadPhaseSettings {
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(bound(
-        serialize = "K: serde::Serialize",
-        deserialize = "K: serde::Deserialize<'de> + Eq + Hash + Copy"
-    ))
+    serde(
+        bound(
+            serialize = "K: serde::Serialize",
+            deserialize = "K: serde::Deserialize<'de> + Ord + Hash + Copy"
+        ),
+        try_from = "crate::stored::Stored<K>"
+    )
 )]
 pub struct SweepAndPrune<K> {
     pub(crate) settings: BroadPhaseSettings,
     pub(crate) proxies: Vec<Proxy<K>>,
-    free: Vec<u32>,
-    keys: HashMap<K, u32, FastBuild>,
+    pub(crate) free: Vec<u32>,
+    /// The live proxies by key (rebuilt from them when read back from serde).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) keys: HashMap<K, u32, FastBuild>,
     pub(crate) grid: RegionGrid,
     /// Proxies too large for the grid, checked directly by every query.
     pub(crate) large: Vec<u32>,
     /// Proxies inserted or moved since the last `update_pairs`, in the order queued.
-    moved: Vec<u32>,
+    pub(crate) moved: Vec<u32>,
     /// The same proxies as a bit set over ids, which `update_pairs` reads in id
     /// order and tests while sweeping. A bit stays set when its proxy is removed,
     /// so that a new proxy reusing the slot is not queued twice.
-    queued: Vec<u64>,
-    pairs: PairSet<K>,
+    pub(crate) queued: Vec<u64>,
+    pub(crate) pairs: PairSet<K>,
     /// How regions are searched for moved proxies' overlaps (forced only by tests).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) sweep_policy: SweepPolicy,
@@ -80,7 +85,8 @@ pub struct SweepAndPrune<K> {
     #[cfg_attr(feature = "serde", serde(skip))]
     movers: Vec<u32>,
     /// Per proxy id: its index in `movers` (meaningful only for movers).
-    mover_index: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) mover_index: Vec<u32>,
     /// The regions holding at least one mover.
     #[cfg_attr(feature = "serde", serde(skip))]
     active: Vec<u32>,
@@ -95,8 +101,8 @@ pub struct SweepAndPrune<K> {
     /// Live proxies per category bit, and the bits some live proxy has: a
     /// mover whose mask meets none of them can pair with nothing, and is not
     /// searched for overlaps (a cloth whose particles ignore each other).
-    category_counts: [u32; 32],
-    categories: u32,
+    pub(crate) category_counts: [u32; 32],
+    pub(crate) categories: u32,
 }
 
 impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
@@ -130,7 +136,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         Ok(Self::from_valid_settings(settings))
     }
 
-    fn from_valid_settings(settings: BroadPhaseSettings) -> Self {
+    pub(crate) fn from_valid_settings(settings: BroadPhaseSettings) -> Self {
         Self {
             settings,
             proxies: Vec::new(),
@@ -619,27 +625,79 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         }
     }
 
-    /// Checks every internal rule: used by the tests after each operation.
-    #[cfg(test)]
+    /// Checks every internal rule without trusting any index: used by the
+    /// tests after each operation, and on a structure read back from serde
+    /// (`stored.rs`). Each live proxy is registered where its fat box says,
+    /// once in each of its regions with that box, each region entry belongs
+    /// to a proxy registered there, and the lists, counts and pairs agree.
+    #[cfg(any(test, feature = "serde"))]
     pub(crate) fn check_invariants(&self) -> Result<(), String> {
         self.grid.check()?;
+        self.pairs.check(&self.proxies)?;
+        let n = self.proxies.len();
+        if self.mover_index.len() != n || self.queued.len() != n.div_ceil(64) {
+            return Err(format!("the per-proxy lists are not sized for {n} proxies"));
+        }
+        let mut listed = vec![false; n];
+        for &id in &self.free {
+            match self.proxies.get(id as usize) {
+                Some(p) if !p.live && !std::mem::replace(&mut listed[id as usize], true) => {}
+                _ => return Err(format!("free slot {id} is live, listed twice or missing")),
+            }
+        }
+        if let Some(id) = self.moved.iter().find(|&&id| id as usize >= n) {
+            return Err(format!("moved proxy {id} is missing"));
+        }
+        for (slot, &id) in self.large.iter().enumerate() {
+            let placed = self.proxies.get(id as usize).map(|p| (p.live, p.placement));
+            if placed != Some((true, Placement::Large { slot: slot as u32 })) {
+                return Err(format!("large slot {slot} holds proxy {id}, which is not there"));
+            }
+        }
+        // Bit k of a proxy's mask: its entry in the k-th of its regions was seen.
+        let mut seen = vec![0u8; n];
+        for (r, region) in self.grid.live_regions() {
+            let axis = region.sap().axis();
+            for e in region.sap().entries() {
+                let proxy = self.proxies.get(e.id as usize).filter(|p| p.live);
+                let k = match proxy.map(|p| p.placement) {
+                    Some(Placement::Grid { regions, count, .. }) => {
+                        regions[..usize::from(count.min(4))].iter().position(|&x| x == r)
+                    }
+                    _ => None,
+                };
+                let (Some(proxy), Some(k)) = (proxy, k) else {
+                    return Err(format!("region {r} holds proxy {}, which is not registered there", e.id));
+                };
+                let mask = &mut seen[e.id as usize];
+                if *mask & (1 << k) != 0 || e.aabb(axis) != proxy.fat {
+                    return Err(format!("proxy {}: region {r} holds two entries or a stale box", e.id));
+                }
+                *mask |= 1 << k;
+            }
+        }
+        let mut categories = [0u32; 32];
+        let mut live = 0;
         for (id, proxy) in self.proxies.iter().enumerate() {
-            let id = id as u32;
             if !proxy.live {
-                if proxy.placement != Placement::Detached || !self.pairs.partners(id).is_empty() {
-                    return Err(format!("free slot {id} is still registered or paired"));
+                if proxy.placement != Placement::Detached {
+                    return Err(format!("free slot {id} is still registered"));
                 }
                 continue;
             }
-            if self.keys.get(&proxy.key) != Some(&id) {
+            live += 1;
+            if !proxy.fat.is_valid() {
+                return Err(format!("proxy {id} has an invalid box"));
+            }
+            if self.keys.get(&proxy.key) != Some(&(id as u32)) {
                 return Err(format!("proxy {id} is not found by its key"));
+            }
+            for (b, count) in categories.iter_mut().enumerate() {
+                *count += (proxy.filter.category >> b) & 1;
             }
             match proxy.placement {
                 Placement::Detached => return Err(format!("live proxy {id} is detached")),
-                Placement::Large { slot } => {
-                    if self.large.get(slot as usize) != Some(&id) {
-                        return Err(format!("large proxy {id} is not at slot {slot}"));
-                    }
+                Placement::Large { .. } => {
                     if self.grid.grid_range(&proxy.fat).is_some() {
                         return Err(format!("proxy {id} fits the grid but is in the large list"));
                     }
@@ -648,28 +706,23 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                     if Some(range) != self.grid.grid_range(&proxy.fat) {
                         return Err(format!("proxy {id} is registered in the wrong cells"));
                     }
-                    if count as u64 != range.cell_count() {
-                        return Err(format!("proxy {id} has {count} regions for its range"));
+                    if count > 4 || u64::from(count) != range.cell_count() || seen[id] != (1 << count) - 1 {
+                        return Err(format!("proxy {id} is missing from some of its {count} regions"));
                     }
-                    for (cell, &r) in range.cells().zip(&regions[..count as usize]) {
-                        let region = self.grid.region(r);
-                        if region.cell() != cell {
+                    for (cell, &r) in range.cells().zip(&regions) {
+                        if self.grid.region(r).cell() != cell {
                             return Err(format!("proxy {id}: region {r} is not at {cell:?}"));
                         }
-                        let axis = region.sap().axis();
-                        let n = region.sap().entries().iter().filter(|e| e.id == id).count();
-                        let entry = region.sap().entries().iter().find(|e| e.id == id);
-                        if n != 1 || entry.map(|e| e.aabb(axis)) != Some(proxy.fat) {
-                            return Err(format!("proxy {id}: region {r} holds {n} entries or a stale box"));
-                        }
                     }
                 }
             }
-            for &q in self.pairs.partners(id) {
-                if !self.pairs.partners(q).contains(&id) {
-                    return Err(format!("pair ({id}, {q}) is not symmetric"));
-                }
-            }
+        }
+        if self.keys.len() != live {
+            return Err(format!("{} keys for {live} live proxies", self.keys.len()));
+        }
+        let bits = categories.iter().enumerate().fold(0u32, |bits, (b, &c)| bits | u32::from(c > 0) << b);
+        if categories != self.category_counts || bits != self.categories {
+            return Err("the category counts do not match the proxies".into());
         }
         Ok(())
     }

@@ -192,7 +192,9 @@ pub struct Body {
     pub(crate) kind: BodyKind,
     /// Pose of the body's origin.
     pub(crate) pose: Isometry,
-    /// World position of the centre of mass.
+    /// World position of the centre of mass. Snapshots write how it differs
+    /// from the pose applied to `local_center`.
+    #[cfg_attr(feature = "serde", serde(skip, default = "Point::origin"))]
     pub(crate) center: Point,
     /// Centre of mass in the body's frame.
     pub(crate) local_center: Point,

@@ -164,10 +164,14 @@ pub struct Collider {
     pub(crate) user_data: u64,
     /// World bounds at the body's current pose, grown by the speculative
     /// distance (from the first step after the collider was added or moved).
+    /// Snapshots write how it differs from the bounds at the body's pose.
+    #[cfg_attr(feature = "serde", serde(skip, default = "crate::snapshot::unset_bounds"))]
     pub(crate) aabb: Aabb,
     /// The broad phase's fat box of this collider, mirrored here: finalising
     /// a step asks of every moving collider whether its bounds still fit, and
     /// the broad phase would have to find the proxy by its key first.
+    /// Snapshots take it back from the broad phase.
+    #[cfg_attr(feature = "serde", serde(skip, default = "crate::snapshot::unset_bounds"))]
     pub(crate) proxy_box: Aabb,
 }
 

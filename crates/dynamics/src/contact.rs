@@ -48,6 +48,11 @@ pub struct ContactPointState {
 }
 
 /// The contact between two colliders.
+///
+/// Serialized, a contact is its keys and flags: snapshots write the numbers
+/// of every contact's manifold together, field by field
+/// (`snapshot/manifolds.rs`), which is several times quicker than one value
+/// at a time and compresses better.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {
@@ -55,20 +60,24 @@ pub struct Contact {
     pub(crate) collider_b: ColliderKey,
     pub(crate) body_a: BodyKey,
     pub(crate) body_b: BodyKey,
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) friction: Real,
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) restitution: Real,
     pub(crate) sensor: bool,
+    #[cfg_attr(feature = "serde", serde(skip, default = "Vec2::zeros"))]
     pub(crate) normal: Vec2,
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) points: ArrayVec<ContactPointState, 2>,
     pub(crate) touching: bool,
     /// The frame of the last full manifold computation: the normal in body A's
     /// frame and B's rotation relative to A's, for carrying the manifold along.
+    #[cfg_attr(feature = "serde", serde(skip, default = "ManifoldFrame::none"))]
     pub(crate) computed_in: ManifoldFrame,
 }
 
 /// Where a manifold was computed, relative to its first body.
 #[derive(Clone, Copy, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ManifoldFrame {
     /// The normal in body A's frame.
     pub normal: Vec2,
@@ -87,6 +96,12 @@ impl ManifoldFrame {
         relative_rotation: Rotation::new_unchecked(nalgebra::Complex { re: 1.0, im: 0.0 }),
         separations: [0.0; 2],
     };
+
+    /// [`ManifoldFrame::NONE`], for a contact read back before its frame.
+    #[cfg(feature = "serde")]
+    pub fn none() -> Self {
+        Self::NONE
+    }
 
     /// The frame of a manifold with world normal `normal` and points
     /// `points`, computed with the bodies at `pose_a` and `pose_b`.

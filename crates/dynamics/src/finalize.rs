@@ -264,6 +264,6 @@ fn finish_body(b: &crate::Body, state: &BodyState, dt: Real, sleep_speed: Real) 
 /// Collider `c`'s bounds on a body at `pose`, grown by `margin`: the reach
 /// of its speculative contacts. Faster motion is continuous collision's
 /// business, so the bounds need not stretch ahead with speed.
-fn contact_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> Aabb {
+pub(crate) fn contact_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> Aabb {
     c.shape.aabb(&(pose * c.local_pose)).loosened(margin)
 }

@@ -12,19 +12,28 @@
 //! | 16–23 | the payload's length in bytes, little-endian |
 //! | 24–31 | the payload's FNV-1a 64 checksum, little-endian |
 //!
-//! The payload is the world's state in postcard, a compact serde format
-//! (variable-length integers, no field names): the settings; the bodies,
+//! The payload is the world's state in a columnar layout (`columns.rs`: each
+//! field of every record side by side, integers as differences, reals in byte
+//! planes), compressed with zstd (`compression.rs`): the settings; the bodies,
 //! colliders, joints, chains and contacts, each slot map written whole (every
 //! slot's version, and the order of its free slots, so that the map read
-//! back hands out the same keys as the original); both broad-phase
-//! structures with their pairs; the islands with their sleep state; and the
-//! events not yet cleared. The scratch buffers a step refills are not
-//! written.
+//! back hands out the same keys as the original), the contacts' manifolds
+//! together (`manifolds.rs`); both broad-phase structures with their pairs;
+//! the islands with their sleep state; and the events not yet cleared. What
+//! can be rebuilt is not written: the scratch buffers a step refills, the
+//! colliders' copies of their broad-phase boxes, and what the broad phase
+//! derives itself. Bodies' centres of mass and colliders' bounds, which can
+//! almost always be rebuilt, are written as the bits that differ from the
+//! rebuilt values ([`Residuals`]).
 //!
 //! Reading checks the header, the length and the checksum before decoding,
 //! then that every key the state holds points at something, and that every
 //! pose and velocity is finite: damaged or foreign bytes give a
 //! [`SnapshotError`], never a panic or a world with NaN in it.
+
+mod columns;
+mod compression;
+mod manifolds;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -33,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use slotmap::{Key, SlotMap};
 
 use lamina_broadphase::SweepAndPrune;
-use lamina_geometry::{Isometry, Point, Real, Shape};
+use lamina_geometry::{Aabb, Isometry, Point, Real, Shape};
 
 use crate::body::Body;
 use crate::chain::Chain;
@@ -45,6 +54,7 @@ use crate::{
     BodyDesc, BodyKey, ChainKey, ColliderDesc, ColliderKey, ContactKey, JointDesc, JointKey, World,
     WorldSettings,
 };
+use manifolds::Manifolds;
 
 /// The first eight bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
@@ -52,7 +62,7 @@ const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
 /// The version of the snapshot format this build writes and reads. It changes
 /// whenever the payload's layout does; older snapshots are refused, not
 /// misread.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Bytes of the header before the payload.
 const HEADER_LEN: usize = 32;
@@ -223,6 +233,7 @@ struct StateOut<'a> {
     joints: MapOut<'a, Joint>,
     chains: MapOut<'a, Chain>,
     contacts: MapOut<'a, Contact>,
+    manifolds: Manifolds,
     broad_phase: &'a SweepAndPrune<ColliderKey>,
     immovable_index: &'a SweepAndPrune<ColliderKey>,
     islands: &'a Islands,
@@ -231,6 +242,7 @@ struct StateOut<'a> {
     contact_events: &'a [ContactEvent],
     sensor_events: &'a [SensorEvent],
     hit_events: &'a [ContactHitEvent],
+    residuals: Residuals,
 }
 
 /// The world's state, read back: [`StateOut`] field for field.
@@ -242,6 +254,7 @@ struct StateIn {
     joints: MapIn<JointKey, Joint>,
     chains: MapIn<ChainKey, Chain>,
     contacts: MapIn<ContactKey, Contact>,
+    manifolds: Manifolds,
     broad_phase: SweepAndPrune<ColliderKey>,
     immovable_index: SweepAndPrune<ColliderKey>,
     islands: Islands,
@@ -250,6 +263,7 @@ struct StateIn {
     contact_events: Vec<ContactEvent>,
     sensor_events: Vec<SensorEvent>,
     hit_events: Vec<ContactHitEvent>,
+    residuals: Residuals,
 }
 
 /// Throwaway values for filling slot maps' free slots.
@@ -270,6 +284,95 @@ fn filler_contact() -> Contact {
     Contact::between(ColliderKey::null(), ColliderKey::null(), BodyKey::null(), BodyKey::null())
 }
 
+/// A placeholder for bounds a snapshot does not write, until they are rebuilt.
+pub(crate) fn unset_bounds() -> Aabb {
+    Aabb::new(Point::origin(), Point::origin())
+}
+
+/// The bits of a real, widened to 64 in either precision.
+#[allow(clippy::useless_conversion)]
+fn bits(v: Real) -> u64 {
+    u64::from(v.to_bits())
+}
+
+/// The real whose bits are those of `predicted` flipped where `residual` is
+/// set; `None` for a residual wider than a real.
+#[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)]
+fn unflip(predicted: Real, residual: u64) -> Option<Real> {
+    Some(Real::from_bits((bits(predicted) ^ residual).try_into().ok()?))
+}
+
+/// The parts of the state that follow from the rest almost always, written as
+/// the bits that differ (XOR) from the value rebuilt: zero, which the
+/// columnar layout and the compressor reduce to next to nothing, wherever the
+/// rebuilt value is exact, and never a value lost where it is not.
+///
+/// - a body's centre of mass, against its pose applied to its local centre
+///   (the solver moves the centre and derives the pose from it, which can
+///   round differently when the centre is off the origin);
+/// - a collider's bounds, against its shape's bounds at its body's pose grown
+///   by the speculative distance (they lag the pose until the next step when
+///   a body was moved by hand).
+///
+/// A collider's copy of its broad-phase fat box is not written at all: it is
+/// taken back from the broad phase.
+#[derive(Serialize, Deserialize)]
+struct Residuals {
+    centers: Vec<[u64; 2]>,
+    bounds: Vec<[u64; 4]>,
+}
+
+impl Residuals {
+    fn of(world: &World) -> Self {
+        let margin = world.settings.speculative_distance;
+        let centers = world.bodies.values().map(|b| {
+            let predicted = b.pose * b.local_center;
+            [bits(b.center.x) ^ bits(predicted.x), bits(b.center.y) ^ bits(predicted.y)]
+        });
+        let bounds = world.colliders.values().map(|c| {
+            let p = crate::finalize::contact_bounds(c, &world.bodies[c.body].pose, margin);
+            let a = c.aabb;
+            [
+                bits(a.mins.x) ^ bits(p.mins.x),
+                bits(a.mins.y) ^ bits(p.mins.y),
+                bits(a.maxs.x) ^ bits(p.maxs.x),
+                bits(a.maxs.y) ^ bits(p.maxs.y),
+            ]
+        });
+        Residuals { centers: centers.collect(), bounds: bounds.collect() }
+    }
+
+    /// Rebuilds the centres and bounds of `world`, whose keys and poses are
+    /// checked already, and takes the colliders' fat boxes from its broad phase.
+    fn apply(self, world: &mut World) -> Result<(), String> {
+        if self.centers.len() != world.bodies.len() || self.bounds.len() != world.colliders.len() {
+            return Err("the centres or bounds do not match the bodies or colliders".into());
+        }
+        let wide = || "a residual wider than a real".to_string();
+        for (b, r) in world.bodies.values_mut().zip(&self.centers) {
+            let predicted = b.pose * b.local_center;
+            b.center = Point::new(
+                unflip(predicted.x, r[0]).ok_or_else(wide)?,
+                unflip(predicted.y, r[1]).ok_or_else(wide)?,
+            );
+            if !(b.center.x.is_finite() && b.center.y.is_finite()) {
+                return Err("a body's centre of mass is not finite".into());
+            }
+        }
+        let margin = world.settings.speculative_distance;
+        for ((key, c), r) in world.colliders.iter_mut().zip(&self.bounds) {
+            let p = crate::finalize::contact_bounds(c, &world.bodies[c.body].pose, margin);
+            let corner = |x: Real, y: Real, rx: u64, ry: u64| -> Result<Point, String> {
+                Ok(Point::new(unflip(x, rx).ok_or_else(wide)?, unflip(y, ry).ok_or_else(wide)?))
+            };
+            c.aabb =
+                Aabb::new(corner(p.mins.x, p.mins.y, r[0], r[1])?, corner(p.maxs.x, p.maxs.y, r[2], r[3])?);
+            c.proxy_box = world.broad_phase.fat_aabb(key).ok_or("a collider has no broad-phase proxy")?;
+        }
+        Ok(())
+    }
+}
+
 /// FNV-1a, 64-bit, over `bytes`.
 fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
@@ -287,6 +390,7 @@ impl World {
             joints: write_map(&self.joints, filler_joint),
             chains: write_map(&self.chains, filler_chain),
             contacts: write_map(&self.contacts, filler_contact),
+            manifolds: Manifolds::of(&self.contacts),
             broad_phase: &self.broad_phase,
             immovable_index: &self.immovable_index,
             islands: &self.islands,
@@ -295,9 +399,11 @@ impl World {
             contact_events: &self.contact_events,
             sensor_events: &self.sensor_events,
             hit_events: &self.hit_events,
+            residuals: Residuals::of(self),
         };
         let mut bytes = vec![0u8; HEADER_LEN];
-        let payload = postcard::to_extend(&state, Vec::new()).expect("a world's state always encodes");
+        let payload =
+            compression::compress(&columns::to_bytes(&state).expect("a world's state always encodes"));
         bytes[0..8].copy_from_slice(&MAGIC);
         bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes[12] = std::mem::size_of::<Real>() as u8;
@@ -310,8 +416,9 @@ impl World {
     /// The world a snapshot holds, or why the bytes are not one.
     pub fn restore(bytes: &[u8]) -> Result<World, SnapshotError> {
         let payload = check_header(bytes)?;
+        let columnar = compression::decompress(payload).map_err(SnapshotError::Malformed)?;
         let state: StateIn =
-            postcard::from_bytes(payload).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
+            columns::from_bytes(&columnar).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
         let mut world = World::try_new(state.settings)
             .map_err(|e| SnapshotError::Inconsistent(format!("the settings are out of range: {e}")))?;
         world.bodies = read_map(state.bodies, filler_body, "bodies")?;
@@ -319,6 +426,7 @@ impl World {
         world.joints = read_map(state.joints, filler_joint, "joints")?;
         world.chains = read_map(state.chains, filler_chain, "chains")?;
         world.contacts = read_map(state.contacts, filler_contact, "contacts")?;
+        state.manifolds.apply(&mut world.contacts).map_err(SnapshotError::Inconsistent)?;
         world.broad_phase = state.broad_phase;
         world.immovable_index = state.immovable_index;
         world.islands = state.islands;
@@ -330,6 +438,7 @@ impl World {
         world.contact_of_pair =
             world.contacts.iter().map(|(k, c)| ((c.collider_a, c.collider_b), k)).collect();
         world.check_restored().map_err(SnapshotError::Inconsistent)?;
+        state.residuals.apply(&mut world).map_err(SnapshotError::Inconsistent)?;
         Ok(world)
     }
 
