@@ -267,3 +267,23 @@ fn shapes_smaller_than_a_micron_are_refused() {
     let m = MIN_SHAPE_SIZE;
     assert!(Shape::circle(m).validate().is_ok() && Shape::rectangle(m, m).validate().is_ok());
 }
+
+/// Root cause: lengths were taken as the square root of the summed squares,
+/// which below the normal numbers lose their digits: a circle whose centre
+/// lay 3e-23 m off a segment's line got the "unit" normal (−0.82, 0), in its
+/// penetration and in its manifold. `math::length` now measures such tiny
+/// vectors scaled up by their largest component (every other length keeps
+/// its bits), and the closed forms, the circle pairs and `try_normalize` use it.
+#[test]
+fn normals_from_tiny_offsets_are_unit() {
+    let segment = Shape::segment(Point::new(0.0, -20.0), Point::new(3.184_701e-23, 0.676));
+    let circle = Shape::circle(0.5);
+    let pose = Isometry::translation(-50.0, -50.0);
+    let p =
+        lamina::query::penetration(&segment, &pose, &circle, &pose).expect("the circle sits on the segment");
+    assert!((p.normal.norm() - 1.0).abs() < 1e-5, "penetration normal {}", p.normal);
+    let m = lamina::query::contact_manifold(&segment, &pose, &circle, &pose, 0.02);
+    assert!((m.normal.norm() - 1.0).abs() < 1e-5, "manifold normal {}", m.normal);
+    let tiny = Vec2::new(3.0e-23, 0.0);
+    assert!((lamina::geometry::math::length(&tiny) - 3.0e-23).abs() < 1e-28);
+}

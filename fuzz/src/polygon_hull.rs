@@ -38,7 +38,9 @@ fn check_cloud(input: &mut Input) -> Result<()> {
     eprintln!("cloud: {points:?}");
     let hull = convex_hull(&points);
     let polygon = Shape::polygon(&points);
-    assert_eq!(hull.is_ok(), polygon.is_ok(), "hull {hull:?} against polygon {polygon:?}");
+    // The polygon is the hull, unless the hull is narrower than a shape may be.
+    let too_small = matches!(polygon, Err(ShapeError::TooSmall { .. }));
+    assert_eq!(hull.is_ok(), polygon.is_ok() || too_small, "hull {hull:?} against polygon {polygon:?}");
     let (Ok(hull), Ok(shape)) = (hull, polygon) else { return Ok(()) };
     shape.validate().unwrap_or_else(|e| panic!("a constructed polygon fails validation: {e}"));
     check_hull(&points, &hull);

@@ -73,7 +73,7 @@ fn positive_finite(d: Real) -> bool {
 #[inline]
 pub(crate) fn point_point(p: &Point, ra: Real, q: &Point, rb: Real) -> Option<Separation> {
     let offset = q - p;
-    let d = offset.norm();
+    let d = lamina_geometry::math::length(&offset);
     if !positive_finite(d) {
         return None;
     }

@@ -48,11 +48,15 @@ struct NormalAngles {
 }
 
 impl Polygon {
-    /// The convex hull of `points`, rounded by `radius`.
+    /// The convex hull of `points`, rounded by `radius`; refused, as
+    /// [`Polygon::validate`] would refuse it, when narrower than
+    /// [`MIN_SHAPE_SIZE`].
     pub fn from_points(points: &[Point], radius: Real) -> Result<Self, ShapeError> {
         validate_rounding(radius)?;
         let hull = convex_hull(points)?;
-        Ok(Self::from_hull(&hull, radius))
+        let polygon = Self::from_hull(&hull, radius);
+        polygon.validate()?;
+        Ok(polygon)
     }
 
     /// A box of the given half-extents centred on the origin, rounded by `radius`.

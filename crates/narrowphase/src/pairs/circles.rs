@@ -13,7 +13,7 @@ pub fn collide_circles(
 ) -> LocalManifold {
     let centre_b = Point::from(xf.translation.vector);
     let offset = centre_b.coords;
-    let distance = offset.norm();
+    let distance = lamina_geometry::math::length(&offset);
     let separation = distance - a.radius - b.radius;
     if separation > margin {
         return LocalManifold::default();

@@ -73,7 +73,7 @@ fn nearest_core_feature(a: &PolyView, c: &Point) -> Option<(Point, lamina_geomet
             best = (q, d2, feature);
         }
     }
-    let (q, d2, feature) = best;
-    let distance = d2.sqrt();
+    let (q, _, feature) = best;
+    let distance = lamina_geometry::math::length(&(c - q));
     (distance > 0.0).then(|| (q, (c - q) / distance, distance, feature))
 }

@@ -192,7 +192,7 @@ fn closest_direction(offset: &Vec2, s: Real, t: Real, reference: &Edge, incident
             return (distance, normal);
         }
     }
-    let distance = offset.norm();
+    let distance = lamina_geometry::math::length(offset);
     (distance, offset / distance)
 }
 
