@@ -35,7 +35,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("3", "contact impulses"),
     ("4", "joints: anchors, axes, limits"),
     ("5", "bounding boxes"),
-    ("6", "broad-phase boxes"),
+    ("6", "broad phase: regions and boxes"),
     ("7", "islands"),
     ("8", "centres of mass"),
     ("F12", "screenshot (PNG)"),
@@ -311,7 +311,7 @@ impl TestbedApp {
         ui.checkbox(&mut l.impulses, "3  contact impulses");
         ui.checkbox(&mut l.joints, "4  joints, anchors, limits");
         ui.checkbox(&mut l.aabbs, "5  bounding boxes");
-        ui.checkbox(&mut l.broad_phase, "6  broad-phase boxes");
+        ui.checkbox(&mut l.broad_phase, "6  broad phase: regions and boxes");
         ui.checkbox(&mut l.islands, "7  islands");
         ui.checkbox(&mut l.centres, "8  centres of mass");
         ui.add_space(4.0);

@@ -119,6 +119,8 @@ pub mod palette {
     pub const LIMIT: Rgba = [200, 60, 160, 255];
     pub const AABB: Rgba = [200, 60, 60, 140];
     pub const PROXY: Rgba = [60, 60, 200, 120];
+    /// The broad phase's grid regions: faint, behind the boxes they hold.
+    pub const REGION: Rgba = [40, 150, 90, 110];
     pub const CENTRE: Rgba = [20, 20, 20, 255];
     pub const MOUSE: Rgba = [214, 69, 69, 255];
 }
@@ -230,6 +232,11 @@ fn draw_aabb(canvas: &mut dyn Canvas, aabb: &Aabb, color: Rgba) {
 }
 
 fn draw_boxes(canvas: &mut dyn Canvas, world: &World, layers: &Layers) {
+    if layers.broad_phase {
+        for region in world.broad_phase_regions() {
+            draw_aabb(canvas, &region.bounds, palette::REGION);
+        }
+    }
     for (_, collider) in world.colliders() {
         if layers.broad_phase {
             draw_aabb(canvas, &collider.proxy_aabb(), palette::PROXY);

@@ -82,4 +82,4 @@ mod sweep_and_prune;
 pub use error::BroadPhaseError;
 pub use event::PairEvent;
 pub use proxy::PairFilter;
-pub use sweep_and_prune::{BroadPhaseSettings, DEFAULT_REGION_SIZE, SweepAndPrune};
+pub use sweep_and_prune::{BroadPhaseSettings, DEFAULT_REGION_SIZE, RegionView, SweepAndPrune};

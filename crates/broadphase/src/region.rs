@@ -386,6 +386,13 @@ impl RegionGrid {
         (short && range.fits_grid()).then_some(range)
     }
 
+    /// The region's square, as it is (not grown; the border cells' squares
+    /// stop at the clamp instead of reaching to infinity).
+    pub(crate) fn cell_box(&self, cell: Cell) -> Aabb {
+        let lo = Point::new(cell.x as Real * self.size, cell.y as Real * self.size);
+        Aabb::new(lo, Point::new(lo.x + self.size, lo.y + self.size))
+    }
+
     /// The region's square, grown by a little more than the rounding of
     /// [`RegionGrid::cell_coord`], and unbounded on the clamped border.
     pub(crate) fn padded_cell_box(&self, cell: Cell) -> Aabb {
@@ -653,7 +660,6 @@ impl RegionGrid {
     }
 
     /// The live regions with their indices.
-    #[cfg(any(test, feature = "serde"))]
     pub(crate) fn live_regions(&self) -> impl Iterator<Item = (u32, &Region)> {
         self.regions.iter().enumerate().filter(|(_, r)| r.live).map(|(i, r)| (i as u32, r))
     }

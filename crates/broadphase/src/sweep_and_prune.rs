@@ -111,7 +111,30 @@ impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
     }
 }
 
+/// One region of the broad phase's grid, as tools that draw it see it
+/// ([`SweepAndPrune::regions`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RegionView {
+    /// The region's square.
+    pub bounds: Aabb,
+    /// How many proxies are registered in it (a proxy may be in up to four).
+    pub proxies: usize,
+    /// Whether it sorts its proxies along y (a tall stack's region) rather than x.
+    pub sweeps_along_y: bool,
+}
+
 impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
+    /// The grid's live regions, in no meaningful order: for debug views. The
+    /// proxies too large for the grid (see [`BroadPhaseSettings`]) are in no
+    /// region.
+    pub fn regions(&self) -> impl Iterator<Item = RegionView> + '_ {
+        self.grid.live_regions().map(|(_, region)| RegionView {
+            bounds: self.grid.cell_box(region.cell()),
+            proxies: region.sap().len(),
+            sweeps_along_y: region.sap().axis() == crate::sap::Axis::Y,
+        })
+    }
+
     /// An empty broad phase with the default margin
     /// ([`AABB_MARGIN`](lamina_geometry::tolerance::AABB_MARGIN)) and region size.
     pub fn new() -> Self {

@@ -287,3 +287,31 @@ fn proxies_that_ignore_each_other_pair_only_with_newcomers_they_accept() {
         }
     }
 }
+
+/// The regions a debug view draws: every small box lies in the squares of
+/// the regions it is registered in, each square is one region size wide and
+/// on the grid, and the registrations add up to what the boxes touch
+/// (computed here from the boxes alone).
+#[test]
+fn regions_are_grid_squares_holding_the_boxes_that_touch_them() {
+    let (mut sap, _) = exact(4.0);
+    let boxes = [aabb(0.5, 0.5, 1.5, 1.5), aabb(3.5, 0.5, 4.5, 1.5), aabb(-6.0, 9.0, -5.0, 10.0)];
+    for (k, b) in boxes.iter().enumerate() {
+        sap.insert(k as u32, *b).unwrap();
+    }
+    let regions: Vec<_> = sap.regions().collect();
+    for r in &regions {
+        let (w, h) = (r.bounds.maxs.x - r.bounds.mins.x, r.bounds.maxs.y - r.bounds.mins.y);
+        assert_eq!((w, h), (4.0, 4.0), "{r:?}");
+        assert_eq!(r.bounds.mins.x.rem_euclid(4.0), 0.0, "{r:?} is off the grid");
+    }
+    // By hand: the first box in the region at (0, 0); the second straddles x = 4,
+    // so it is in (0, 0) and (4, 0); the third in (-8, 8).
+    let count = |x: Real, y: Real| {
+        regions.iter().find(|r| r.bounds.mins.x == x && r.bounds.mins.y == y).map(|r| r.proxies)
+    };
+    assert_eq!(count(0.0, 0.0), Some(2));
+    assert_eq!(count(4.0, 0.0), Some(1));
+    assert_eq!(count(-8.0, 8.0), Some(1));
+    assert_eq!(regions.iter().map(|r| r.proxies).sum::<usize>(), 4);
+}

@@ -487,6 +487,12 @@ impl World {
         self.hit_events.clear();
     }
 
+    /// The broad phase's grid regions that hold colliders, for debug views:
+    /// each a square sweep-and-prune of its own (see `docs/broadphase.md`).
+    pub fn broad_phase_regions(&self) -> impl Iterator<Item = lamina_broadphase::RegionView> + '_ {
+        self.broad_phase.regions()
+    }
+
     /// Counters and timings of the last step.
     pub fn profile(&self) -> &StepProfile {
         &self.profile
