@@ -435,11 +435,7 @@ impl Harness {
                 let max_toi = input.real()?;
                 match self.world.try_cast_ray(&ray, max_toi, &filter) {
                     Ok(Some(hit)) => {
-                        assert!(hit.toi >= 0.0 && hit.toi <= max_toi, "ray hit at {} of {max_toi}", hit.toi);
-                        assert_finite(
-                            &[hit.toi, hit.point.x, hit.point.y, hit.normal.x, hit.normal.y],
-                            "ray hit",
-                        );
+                        check_hit(hit.toi, max_toi, hit.point, hit.normal, "ray hit");
                         None
                     }
                     Ok(None) => None,
@@ -465,15 +461,7 @@ impl Harness {
                     (input.shape()?, input.pose()?, input.vector()?, input.real()?);
                 match self.world.try_cast_shape(&shape, &pose, velocity, max_toi, &filter) {
                     Ok(Some(hit)) => {
-                        assert!(
-                            hit.toi >= 0.0 && hit.toi <= max_toi,
-                            "shape hit at {} of {max_toi}",
-                            hit.toi
-                        );
-                        assert_finite(
-                            &[hit.toi, hit.point.x, hit.point.y, hit.normal.x, hit.normal.y],
-                            "shape hit",
-                        );
+                        check_hit(hit.toi, max_toi, hit.point, hit.normal, "shape hit");
                         None
                     }
                     Ok(None) => None,
@@ -570,7 +558,10 @@ fn settings(input: &mut Input, base: WorldSettings) -> Result<WorldSettings> {
     Ok(s)
 }
 
-fn assert_finite(values: &[Real], what: &str) {
+/// A query's hit: within `[0, max_toi]`, every number finite.
+fn check_hit(toi: Real, max_toi: Real, point: Point, normal: Vec2, what: &str) {
+    assert!(toi >= 0.0 && toi <= max_toi, "{what} at {toi} of {max_toi}");
+    let values = [toi, point.x, point.y, normal.x, normal.y];
     assert!(values.iter().all(|v| v.is_finite()), "{what} is not finite: {values:?}");
 }
 
