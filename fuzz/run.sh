@@ -3,6 +3,12 @@
 # to) the committed corpus, and fails on the first crash.
 #
 #   bash fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
+#   FUZZ_RUNS=40000 FUZZ_SEED=1 bash fuzz/run.sh [TARGET...]
+#
+# With FUZZ_RUNS set, each target instead runs that many inputs from a fixed
+# seed (FUZZ_SEED, default 1): the same inputs on every machine, so a check
+# that passes once passes again. CI fuzzes that way, as it fixes proptest's
+# seed; fuzzing for time (above) is how new faults are found.
 #
 # Installs cargo-fuzz when it is missing. The targets build with the stable
 # toolchain (RUSTC_BOOTSTRAP=1 admits the unstable flags libFuzzer needs) and
@@ -13,8 +19,15 @@
 #   RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none -O TARGET fuzz/artifacts/TARGET/crash-...
 set -euo pipefail
 cd "$(dirname "$0")"
-seconds="${1:-60}"
-shift || true
+if [ -n "${FUZZ_RUNS:-}" ]; then
+  budget=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
+  what="$FUZZ_RUNS inputs from seed ${FUZZ_SEED:-1}"
+else
+  seconds="${1:-60}"
+  shift || true
+  budget=(-max_total_time="$seconds")
+  what="${seconds}s"
+fi
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(world_commands pair_queries polygon_hull)
 
@@ -25,11 +38,11 @@ export RUSTC_BOOTSTRAP=1
 cargo fuzz build --sanitizer none -O
 for target in "${targets[@]}"; do
   mkdir -p "corpus/$target"
-  echo "== fuzzing $target for ${seconds}s"
+  echo "== fuzzing $target: $what"
   # New finds go to corpus/; regressions/ holds inputs that once failed, read only.
   mkdir -p "regressions/$target"
   cargo fuzz run --sanitizer none -O "$target" "corpus/$target" "regressions/$target" -- \
-    -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
+    "${budget[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
     | grep -E '^(#[0-9]+ *DONE|Done|stat::number_of_executed_units|stat::peak_rss)|panicked|ERROR|SUMMARY|Test unit written' \
     || true
   if compgen -G "artifacts/$target/*" >/dev/null; then
@@ -37,4 +50,4 @@ for target in "${targets[@]}"; do
     exit 1
   fi
 done
-echo "fuzzing passed: ${targets[*]} (${seconds}s each)"
+echo "fuzzing passed: ${targets[*]} ($what each)"

@@ -287,3 +287,97 @@ fn normals_from_tiny_offsets_are_unit() {
     let tiny = Vec2::new(3.0e-23, 0.0);
     assert!((lamina::geometry::math::length(&tiny) - 3.0e-23).abs() < 1e-28);
 }
+
+/// Root cause: shapes had a smallest size but no largest, so a chain segment
+/// 2e37 m long was accepted, and the closest point of it to a circle took
+/// the square of its length, which overflows `f32`: a circle cast against it
+/// hit at a time of NaN. Every point of a shape (and of a chain) must now lie
+/// within `MAX_SHAPE_SIZE` (1000 km) of its origin, and a time-of-impact
+/// search that measures a distance too large to represent reports no hit.
+#[test]
+fn shapes_larger_than_a_thousand_kilometres_are_refused() {
+    use lamina::geometry::tolerance::MAX_SHAPE_SIZE;
+    let mut world = World::new(WorldSettings::default());
+    let body = world.add_body(BodyDesc::fixed().translation(-9.9, -19.96).angle(-16.19));
+    let huge = [Point::new(1.98, -2.79), Point::new(-7.92, 16.43), Point::new(-4.62, -2.0883996e37)];
+    let hash = world.state_hash();
+    let error = world.add_chain(body, ChainDesc::new(&huge)).unwrap_err();
+    assert!(matches!(error, WorldError::InvalidChainPoint { index: 2, .. }), "{error}");
+    assert_eq!(world.state_hash(), hash);
+    let far = 2.0 * MAX_SHAPE_SIZE;
+    for shape in [
+        Shape::circle(far),
+        Shape::segment(Point::new(0.0, 0.0), Point::new(0.0, far)),
+        Shape::capsule(Point::new(far, 0.0), Point::new(0.0, 0.0), 0.5),
+        Shape::ellipse(far, 1.0),
+        Shape::rectangle(far, 1.0),
+    ] {
+        let error = world.add_collider(body, ColliderDesc::new(shape)).unwrap_err();
+        assert!(matches!(error, WorldError::InvalidShape(ShapeError::TooLarge { .. })), "{error}");
+    }
+    let points = [Point::new(0.0, 0.0), Point::new(far, 0.0), Point::new(0.0, 1.0)];
+    assert!(matches!(Shape::polygon(&points), Err(ShapeError::TooLarge { .. })));
+    assert_eq!(world.state_hash(), hash);
+
+    // The largest shapes allowed still give finite casts, even from far away.
+    let edge = MAX_SHAPE_SIZE * 0.99;
+    let ok = [Point::new(-edge, 0.0), Point::new(0.0, 0.0), Point::new(edge * 0.6, -edge * 0.7)];
+    world.add_chain(body, ChainDesc::new(&ok)).unwrap();
+    for from in [Vec2::new(-7.0, -9.0), Vec2::new(3.0e30, -1.0e30)] {
+        let pose = Isometry::new(from, 0.3);
+        let cast = world.try_cast_shape(
+            &Shape::circle(0.5),
+            &pose,
+            Vec2::new(-20.0, 1e-30),
+            12.08,
+            &QueryFilter::default(),
+        );
+        if let Some(hit) = cast.unwrap() {
+            let values = [hit.toi, hit.point.x, hit.point.y, hit.normal.x, hit.normal.y];
+            assert!(values.iter().all(|v| v.is_finite()), "{values:?}");
+        }
+    }
+}
+
+/// Root cause: a joint's reported force is its impulse over the substep, and
+/// a joint whose force limit is `Real::MAX` (unlimited) can reach an impulse
+/// of `Real::MAX · h`, which divided by `h` again rounded to infinity: a
+/// prismatic spring between bodies 2e37 m apart reported a force of (inf,
+/// inf). Reported forces and torques now saturate at the largest finite
+/// value; the impulses are left as solved.
+#[test]
+fn joint_forces_at_an_unlimited_limit_stay_finite() {
+    let mut world = World::new(WorldSettings::default());
+    let moving = world.add_body(
+        BodyDesc::dynamic()
+            .translation(15.5, 2.1055247e37)
+            .angle(2.1059141e37)
+            .linear_velocity(Vec2::new(-20.0, -18.38))
+            .angular_velocity(-4.81)
+            .linear_damping(0.0)
+            .angular_damping(0.0),
+    );
+    for _ in 0..6 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let anchor = world.add_body(
+        BodyDesc::fixed()
+            .translation(2.1058983e37, 2.1059141e37)
+            .angle(2.1059141e37)
+            .linear_velocity(Vec2::new(2.1059141e37, 2.1059141e37))
+            .fixed_rotation(true),
+    );
+    let mut joint = JointDesc::prismatic(anchor, moving, Point::origin(), Vec2::new(1.0, -0.2))
+        .motor(-3.76, 152.0)
+        .spring(2.0, 0.53)
+        .max_force(Real::MAX)
+        .max_torque(Real::MAX);
+    (joint.anchor_a, joint.anchor_b) = (Point::new(-1.35, -1.35), Point::new(-1.35, -1.35));
+    let key = world.add_joint(joint).unwrap();
+    for _ in 0..3 {
+        world.step(1.0 / 60.0).unwrap();
+        let joint = world.joint(key).unwrap();
+        let (f, t) = (joint.constraint_force(), joint.constraint_torque());
+        assert!(f.x.is_finite() && f.y.is_finite() && t.is_finite(), "force {f}, torque {t}");
+    }
+}

@@ -433,6 +433,7 @@ impl Harness {
             0 => {
                 let ray = Ray::new(input.point()?, input.vector()?);
                 let max_toi = input.real()?;
+                self.say(|| format!("cast ray {ray:?} up to {max_toi}"));
                 match self.world.try_cast_ray(&ray, max_toi, &filter) {
                     Ok(Some(hit)) => {
                         check_hit(hit.toi, max_toi, hit.point, hit.normal, "ray hit");
@@ -459,6 +460,7 @@ impl Harness {
             _ => {
                 let (shape, pose, velocity, max_toi) =
                     (input.shape()?, input.pose()?, input.vector()?, input.real()?);
+                self.say(|| format!("cast {shape:?} from {pose:?} at {velocity:?} up to {max_toi}"));
                 match self.world.try_cast_shape(&shape, &pose, velocity, max_toi, &filter) {
                     Ok(Some(hit)) => {
                         check_hit(hit.toi, max_toi, hit.point, hit.normal, "shape hit");

@@ -56,7 +56,9 @@ export LIBGL_ALWAYS_SOFTWARE=1
 # The X server's keyboard layout, for xdotool's keys.
 export XKB_DEFAULT_LAYOUT=us
 
-if timeout 600 cargo test --release --test e2e -- --ignored --nocapture; then
+# The cargo profile to build with: release by default; CI passes its lighter one.
+profile="${TESTBED_PROFILE:-release}"
+if timeout 600 cargo test --profile "$profile" --test e2e -- --ignored --nocapture; then
     echo "e2e: PASSED"
 else
     echo "e2e: FAILED (see the test's output above)"

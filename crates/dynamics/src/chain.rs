@@ -11,7 +11,7 @@
 //! contacts and events name them; the chain only adds and removes them
 //! together.
 
-use lamina_geometry::tolerance::LINEAR_SLOP;
+use lamina_geometry::tolerance::{LINEAR_SLOP, MAX_SHAPE_SIZE};
 use lamina_geometry::{Point, Real, Shape};
 
 use crate::collider::MAX_COEFFICIENT;
@@ -91,6 +91,11 @@ impl ChainDesc {
         for (index, p) in self.points.iter().enumerate() {
             if !(p.x.is_finite() && p.y.is_finite()) {
                 return Err(WorldError::InvalidChainPoint { index, x: p.x, y: p.y, reason: "not finite" });
+            }
+            // Each segment is a shape in the body's frame, bounded like any other.
+            if !(p.coords.norm() <= MAX_SHAPE_SIZE) {
+                let reason = "farther from the body's origin than MAX_SHAPE_SIZE";
+                return Err(WorldError::InvalidChainPoint { index, x: p.x, y: p.y, reason });
             }
         }
         let n = self.points.len();

@@ -227,9 +227,12 @@ fn non_unit_collider_rotations_are_refused() {
 
 /// Finite sizes and densities whose mass, inertia or inverse mass leave the
 /// finite numbers are refused, naming the overflowing sum; the body keeps the
-/// mass it had. The limits are those of `Real`: a box of half-extent 1e20
-/// weighs 4e40 kg (past f32's 3.4e38, well within f64), and a density of
-/// 1e-300 (f64) or 1e-44 (f32) gives a mass whose inverse overflows.
+/// mass it had. The limits are those of `Real`: a 2 m box of density 1e38
+/// weighs 4e38 kg (past f32's 3.4e38), one of density 1e308 past f64's
+/// largest number; the widest box a shape may be (half-extent 5e5 m, within
+/// `MAX_SHAPE_SIZE`) at a finite mass has an inertia of 1.7e11 m² times it;
+/// and a density of 1e-300 (f64) or 1e-44 (f32) gives a mass whose inverse
+/// overflows.
 #[test]
 fn masses_beyond_the_numbers_are_refused() {
     let (mut w, b) = scene();
@@ -238,13 +241,13 @@ fn masses_beyond_the_numbers_are_refused() {
     // Written as f64 and narrowed, so that the f32 build compiles the f64 values too.
     let pick =
         |f64_value: f64, f32_value: f64| (if cfg!(feature = "f64") { f64_value } else { f32_value }) as Real;
-    let huge = pick(1.0e160, 1.0e20);
-    let wide = pick(1.0e100, 1.0e14);
+    let heavy = pick(1.0e308, 1.0e38);
+    let dense = pick(1.0e290, 1.0e20);
     let tiny = pick(1.0e-310, 1.0e-44);
     let cases = [
-        (ColliderDesc::new(Shape::rectangle(huge, huge)), "body mass"),
-        // Light but wide: a mass that is fine and an inertia (m·r²) that is not.
-        (ColliderDesc::new(Shape::rectangle(wide, wide)).density(1e-20), "body inertia"),
+        (ColliderDesc::new(Shape::rectangle(1.0, 1.0)).density(heavy), "body mass"),
+        // A mass that is fine (1e302 or 1e32 kg) and an inertia (m·r²) that is not.
+        (ColliderDesc::new(Shape::rectangle(5.0e5, 5.0e5)).density(dense), "body inertia"),
     ];
     for (desc, name) in cases {
         let err = w.add_collider(b, desc.clone()).unwrap_err();
@@ -261,10 +264,9 @@ fn masses_beyond_the_numbers_are_refused() {
     let feather = w.add_body(BodyDesc::dynamic().translation(5.0, 5.0));
     let err = w.add_collider(feather, ColliderDesc::new(Shape::circle(0.5)).density(tiny)).unwrap_err();
     assert!(matches!(err, WorldError::InvalidColliderProperty { name: "body mass", .. }), "{err:?}");
-    // Sensors add no mass, so their size is no concern of the mass's.
-    w.add_collider(b, ColliderDesc::new(Shape::rectangle(huge, huge)).sensor(true)).unwrap_or_else(|e| {
-        panic!("a huge sensor was refused: {e}");
-    });
+    // Sensors add no mass, so their density is no concern of the mass's.
+    w.add_collider(b, ColliderDesc::new(Shape::rectangle(1.0, 1.0)).density(heavy).sensor(true))
+        .unwrap_or_else(|e| panic!("a dense sensor was refused: {e}"));
 }
 
 /// `World::new` and `World::add_body` return no error; what they refuse is

@@ -1,7 +1,7 @@
 //! The typed error of shape construction and validation.
 
 use crate::math::{Point, Real};
-use crate::tolerance::{HULL_RELATIVE_TOLERANCE, MIN_SHAPE_SIZE};
+use crate::tolerance::{HULL_RELATIVE_TOLERANCE, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE};
 use std::fmt;
 
 /// Why a shape (or a value that goes with one, such as a density) was refused.
@@ -57,6 +57,13 @@ pub enum ShapeError {
         /// Its smaller extent, metres.
         size: Real,
     },
+    /// A shape reaching farther than [`MAX_SHAPE_SIZE`] from its origin.
+    TooLarge {
+        /// The kind of shape.
+        shape: &'static str,
+        /// How far its farthest point lies from its origin, metres.
+        size: Real,
+    },
     /// Fewer than three distinct, non-collinear points: the points span no area.
     DegeneratePolygon {
         /// How many points were given.
@@ -95,6 +102,9 @@ impl fmt::Display for ShapeError {
             }
             ShapeError::TooSmall { shape, size } => {
                 write!(f, "a {shape} must be at least {MIN_SHAPE_SIZE:e} m across, got {size} m")
+            }
+            ShapeError::TooLarge { shape, size } => {
+                write!(f, "a {shape} must lie within {MAX_SHAPE_SIZE:e} m of its origin, got {size} m")
             }
             ShapeError::NonFinitePoint { index, point } => {
                 write!(f, "point {index} is not finite: ({}, {})", point.x, point.y)

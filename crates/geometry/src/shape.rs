@@ -122,10 +122,12 @@ impl Shape {
         }
     }
 
-    /// Checks every size and coordinate: finite, positive radii and extents,
-    /// distinct end points.
+    /// Checks every size and coordinate: finite radii and extents between
+    /// [`MIN_SHAPE_SIZE`](crate::tolerance::MIN_SHAPE_SIZE) and
+    /// [`MAX_SHAPE_SIZE`](crate::tolerance::MAX_SHAPE_SIZE), distinct end points.
     pub fn validate(&self) -> Result<(), ShapeError> {
-        dispatch!(self, s => s.validate())
+        dispatch!(self, s => s.validate())?;
+        crate::validate::validate_reach(self.kind_name(), self.local_bounding_radius())
     }
 
     /// The radius by which the shape rounds its core (a point, a segment or a

@@ -52,6 +52,14 @@ pub const MANIFOLD_REUSE_TURN: Real = 0.005;
 /// number, measured 50.6 m from a polygon one way and 41.4 m the other).
 pub const MIN_SHAPE_SIZE: Real = 1.0e-6;
 
+/// The farthest, in metres, any point of a shape may lie from the shape's
+/// own origin: a thousand kilometres, ten times the size Box2D calls huge.
+/// Beyond it the squares and products of coordinates that distances are
+/// made of overflow in `f32` (a chain segment 2e37 m long gave a circle
+/// cast's time of impact as NaN), and nothing of that size is simulated
+/// well anyway.
+pub const MAX_SHAPE_SIZE: Real = 1.0e6;
+
 /// How far, as a fraction, the length of a pose's rotation (a complex number
 /// `re + i·im`) may stray from 1 and still count as a rotation. One made from
 /// an angle is within a few ulps; one whose length is 1.001 would scale every

@@ -2,7 +2,7 @@
 
 use crate::error::ShapeError;
 use crate::math::{Real, Rotation};
-use crate::tolerance::UNIT_ROTATION_TOLERANCE;
+use crate::tolerance::{MAX_SHAPE_SIZE, UNIT_ROTATION_TOLERANCE};
 
 /// A density (kg/m²) must be finite and not negative; 0 makes a massless part.
 pub fn validate_density(density: Real) -> Result<Real, ShapeError> {
@@ -27,4 +27,11 @@ pub fn validate_rotation(rotation: &Rotation) -> Result<(), Real> {
     }
     let length = re.hypot(im);
     if (length - 1.0).abs() > UNIT_ROTATION_TOLERANCE { Err(length) } else { Ok(()) }
+}
+
+/// A shape's farthest point from its origin (its local bounding radius, which
+/// is infinite when the coordinates' squares overflow) must be within
+/// [`MAX_SHAPE_SIZE`].
+pub fn validate_reach(shape: &'static str, reach: Real) -> Result<(), ShapeError> {
+    if reach <= MAX_SHAPE_SIZE { Ok(()) } else { Err(ShapeError::TooLarge { shape, size: reach }) }
 }

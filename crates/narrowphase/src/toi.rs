@@ -228,6 +228,10 @@ pub fn time_of_impact_of_sweeps(
     for iteration in 0..TOI_MAX_ITERATIONS {
         let (qa, qb) = (sa.pose_at(t), sb.pose_at(t));
         let s = CorePair::new(a, &qa, b, &qb).separation();
+        // Shapes so far apart that their distance overflows never meet in range.
+        if !s.distance.is_finite() {
+            return None;
+        }
         let normal = qa.rotation * s.normal;
         let gap = s.distance - target;
         if gap <= TOI_TOLERANCE {

@@ -320,7 +320,8 @@ impl Solver {
         for (c, &member) in self.joints.iter().zip(&self.other_joints.order) {
             let joint = &mut joints[self.joint_keys[member as usize]];
             joint.impulses = c.impulses;
-            (joint.force, joint.torque) = c.force_and_torque(h);
+            let (force, torque) = c.force_and_torque(h);
+            (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
         }
         match &self.point_bundles {
             Bundles::Four(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
@@ -369,6 +370,14 @@ impl Solver {
     }
 }
 
+/// A force or torque read off an impulse over a substep, within the finite
+/// numbers: a joint whose limit is `Real::MAX` newtons can reach an impulse of
+/// `Real::MAX · h`, which divided by `h` again may round past the largest
+/// finite value. The impulse itself stays as solved.
+fn saturated(value: Real) -> Real {
+    value.clamp(-Real::MAX, Real::MAX)
+}
+
 /// Writes each bundle's accumulated impulses back to its lanes' point joints,
 /// with each joint's force over a substep of `h` seconds.
 fn store_point_impulses<W: Lanes>(
@@ -385,7 +394,7 @@ fn store_point_impulses<W: Lanes>(
             let joint = &mut joints[keys[member as usize]];
             let linear = bundle.impulse(l);
             joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
-            (joint.force, joint.torque) = (linear / h, 0.0);
+            (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
         }
     }
 }

@@ -151,7 +151,8 @@ impl Polygon {
         if size < MIN_SHAPE_SIZE {
             return Err(ShapeError::TooSmall { shape: "polygon", size });
         }
-        Ok(())
+        let reach = self.vertices.iter().map(|v| v.coords.norm()).fold(0.0, Real::max) + self.radius;
+        crate::validate::validate_reach("polygon", reach)
     }
 
     /// Index of the core vertex farthest along `dir` (any vertex for a zero `dir`).
