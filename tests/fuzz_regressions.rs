@@ -381,3 +381,27 @@ fn joint_forces_at_an_unlimited_limit_stay_finite() {
         assert!(f.x.is_finite() && f.y.is_finite() && t.is_finite(), "force {f}, torque {t}");
     }
 }
+
+/// Root cause: a vector whose length is itself below the normal numbers was
+/// measured well (`math::length` scales it first), but its length could only
+/// be stored with the few digits a subnormal number has, so dividing by it
+/// gave a "unit" normal 0.997 long: a circle whose centre lay 3.6e-43 m from
+/// a segment's end. Directions are now taken from the scaled vector
+/// (`math::unit_and_length`), wherever a closed form divides by a distance.
+#[test]
+fn normals_from_subnormal_offsets_are_unit() {
+    let circle = Shape::circle(0.05);
+    let segment = Shape::segment(Point::new(0.0, 3.57e-43), Point::new(-1.99, -3.0));
+    for pose in [Isometry::translation(-50.0, -50.0), Isometry::identity()] {
+        for p in [
+            lamina::query::penetration(&circle, &pose, &segment, &pose),
+            lamina::query::penetration(&segment, &pose, &circle, &pose),
+        ] {
+            let p = p.expect("the circle's centre is on the segment");
+            assert!((p.normal.norm() - 1.0).abs() < 1e-5, "penetration normal {}", p.normal);
+        }
+    }
+    let (unit, length) = lamina::geometry::math::unit_and_length(&Vec2::new(-1.64e-43, 1.1e-43)).unwrap();
+    assert!((unit.norm() - 1.0).abs() < 1e-6, "{unit}");
+    assert!(length > 1.9e-43 && length < 2.0e-43, "{length}");
+}

@@ -63,21 +63,10 @@ pub(crate) fn segment_segment(a: [&Point; 2], ra: Real, b: [&Point; 2], rb: Real
     point_point(&p, ra, &q, rb)
 }
 
-/// True for a usable distance to divide by: positive and finite (not NaN).
-#[inline(always)]
-fn positive_finite(d: Real) -> bool {
-    d > 0.0 && d.is_finite()
-}
-
 /// Two rounded points: `p` (A's frame, radius `ra`) and `q` (already in A's frame, radius `rb`).
 #[inline]
 pub(crate) fn point_point(p: &Point, ra: Real, q: &Point, rb: Real) -> Option<Separation> {
-    let offset = q - p;
-    let d = lamina_geometry::math::length(&offset);
-    if !positive_finite(d) {
-        return None;
-    }
-    let normal = offset / d;
+    let (normal, d) = lamina_geometry::math::unit_and_length(&(q - p))?;
     Some(Separation { distance: d - ra - rb, normal, point_a: p + normal * ra, point_b: q - normal * rb })
 }
 
@@ -123,11 +112,8 @@ pub(crate) fn polygon_point(p: &Polygon, rp: Real, c: &Point, rc: Real) -> Optio
                 best = (q, d2);
             }
         }
-        let d = best.1.sqrt();
-        if !positive_finite(d) {
-            return None;
-        }
-        (best.0, (c - best.0) / d, d)
+        let (normal, d) = lamina_geometry::math::unit_and_length(&(c - best.0))?;
+        (best.0, normal, d)
     };
     Some(Separation {
         distance: core_distance - rp - rc,
@@ -283,11 +269,13 @@ pub(crate) fn box_box(a: &BoxView, b: &BoxView, xf: &Isometry) -> Option<Separat
         }
     }
     let (on_a, on_b, d2) = best;
-    let d = d2.sqrt();
-    if !positive_finite(d) {
-        return None;
-    }
-    let normal = (on_b - on_a) / d;
+    // The squared distance measured in B's frame, while it keeps its digits.
+    let (normal, d) = if (Real::MIN_POSITIVE..Real::INFINITY).contains(&d2) {
+        let d = d2.sqrt();
+        ((on_b - on_a) / d, d)
+    } else {
+        lamina_geometry::math::unit_and_length(&(on_b - on_a))?
+    };
     Some(Separation {
         distance: d - radii,
         normal,

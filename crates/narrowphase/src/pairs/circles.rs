@@ -13,13 +13,12 @@ pub fn collide_circles(
 ) -> LocalManifold {
     let centre_b = Point::from(xf.translation.vector);
     let offset = centre_b.coords;
-    let distance = lamina_geometry::math::length(&offset);
+    // Concentric circles have no preferred direction; any unit normal is right.
+    let (normal, distance) = lamina_geometry::math::unit_and_length(&offset).unwrap_or((Vec2::y(), 0.0));
     let separation = distance - a.radius - b.radius;
     if separation > margin {
         return LocalManifold::default();
     }
-    // Concentric circles have no preferred direction; any unit normal is right.
-    let normal = if distance > 0.0 { offset / distance } else { Vec2::y() };
     let on_a = Point::from(normal * a.radius);
     let on_b = centre_b - normal * b.radius;
     let point = nalgebra::center(&on_a, &on_b);

@@ -74,6 +74,6 @@ fn nearest_core_feature(a: &PolyView, c: &Point) -> Option<(Point, lamina_geomet
         }
     }
     let (q, _, feature) = best;
-    let distance = lamina_geometry::math::length(&(c - q));
-    (distance > 0.0).then(|| (q, (c - q) / distance, distance, feature))
+    let (normal, distance) = lamina_geometry::math::unit_and_length(&(c - q))?;
+    Some((q, normal, distance, feature))
 }

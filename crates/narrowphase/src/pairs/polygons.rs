@@ -144,10 +144,7 @@ fn closest_features(
     let on_ref = reference.v1 + (reference.v2 - reference.v1) * s;
     let on_inc = incident.v1 + (incident.v2 - incident.v1) * t;
     let offset = on_inc - on_ref;
-    let (distance, normal) = closest_direction(&offset, s, t, reference, incident);
-    if distance.is_nan() || distance <= 0.0 {
-        return None;
-    }
+    let (distance, normal) = closest_direction(&offset, s, t, reference, incident)?;
     let facing =
         normal.dot(&reference.normal) >= FACING_COS && -incident.normal.dot(&reference.normal) >= FACING_COS;
     if facing && clip_facing {
@@ -177,9 +174,16 @@ fn closest_features(
 /// reaches the incident edge against its normal. The length is then a dot
 /// product, with no square root or division on the way to the contact, and the
 /// direction is exact. Corner against corner, or a gap that does not point the
-/// expected way, takes the norm.
+/// expected way, takes the norm. `None` for touching cores (no gap) or a
+/// gap that is not finite.
 #[inline(always)]
-fn closest_direction(offset: &Vec2, s: Real, t: Real, reference: &Edge, incident: &Edge) -> (Real, Vec2) {
+fn closest_direction(
+    offset: &Vec2,
+    s: Real,
+    t: Real,
+    reference: &Edge,
+    incident: &Edge,
+) -> Option<(Real, Vec2)> {
     let inside = |x: Real| x > 0.0 && x < 1.0;
     let square = match (inside(s), inside(t)) {
         (true, false) => Some(reference.normal),
@@ -189,11 +193,11 @@ fn closest_direction(offset: &Vec2, s: Real, t: Real, reference: &Edge, incident
     if let Some(normal) = square {
         let distance = offset.dot(&normal);
         if distance > 0.0 {
-            return (distance, normal);
+            return Some((distance, normal));
         }
     }
-    let distance = lamina_geometry::math::length(offset);
-    (distance, offset / distance)
+    let (normal, distance) = lamina_geometry::math::unit_and_length(offset)?;
+    Some((distance, normal))
 }
 
 /// One point at the end of the incident edge deepest behind the reference face:
