@@ -93,7 +93,7 @@ impl ChainDesc {
                 return Err(WorldError::InvalidChainPoint { index, x: p.x, y: p.y, reason: "not finite" });
             }
             // Each segment is a shape in the body's frame, bounded like any other.
-            if !(p.coords.norm() <= MAX_SHAPE_SIZE) {
+            if p.coords.norm() > MAX_SHAPE_SIZE {
                 let reason = "farther from the body's origin than MAX_SHAPE_SIZE";
                 return Err(WorldError::InvalidChainPoint { index, x: p.x, y: p.y, reason });
             }

@@ -67,8 +67,8 @@ pub fn unit_and_length(v: &Vec2) -> Option<(Vec2, Real)> {
         return len.is_finite().then(|| (v / len, len));
     }
     let largest = v.x.abs().max(v.y.abs());
-    if !(largest > 0.0) {
-        return None; // zero, or NaN
+    if largest.is_nan() || largest == 0.0 {
+        return None;
     }
     let scaled = v / largest;
     let norm = scaled.norm();
