@@ -99,14 +99,73 @@ fn rebuilt_values_stay_exact_through_removals_and_additions() {
     assert_eq!(restored.snapshot(), world.snapshot(), "round {}: the same bytes", 6);
 }
 
+/// XXH64 with seed 0, the checksum of a snapshot's payload, as a tool that
+/// crafts snapshots would compute it.
+fn xxh64(bytes: &[u8]) -> u64 {
+    const P: [u64; 5] = [
+        0x9E37_79B1_85EB_CA87,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x85EB_CA77_C2B2_AE63,
+        0x27D4_EB2F_1656_67C5,
+    ];
+    let round = |acc: u64, w: u64| acc.wrapping_add(w.wrapping_mul(P[1])).rotate_left(31).wrapping_mul(P[0]);
+    let word = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().unwrap());
+    let mut rest = bytes;
+    let mut h = P[4];
+    if bytes.len() >= 32 {
+        let mut v = [P[0].wrapping_add(P[1]), P[1], 0, P[0].wrapping_neg()];
+        while rest.len() >= 32 {
+            for (k, lane) in v.iter_mut().enumerate() {
+                *lane = round(*lane, word(&rest[8 * k..]));
+            }
+            rest = &rest[32..];
+        }
+        h = [1, 7, 12, 18].iter().zip(v).fold(0u64, |h, (&r, lane)| h.wrapping_add(lane.rotate_left(r)));
+        for lane in v {
+            h = (h ^ round(0, lane)).wrapping_mul(P[0]).wrapping_add(P[3]);
+        }
+    }
+    h = h.wrapping_add(bytes.len() as u64);
+    while rest.len() >= 8 {
+        h = (h ^ round(0, word(rest))).rotate_left(27).wrapping_mul(P[0]).wrapping_add(P[3]);
+        rest = &rest[8..];
+    }
+    if rest.len() >= 4 {
+        let half = u64::from(u32::from_le_bytes(rest[..4].try_into().unwrap()));
+        h = (h ^ half.wrapping_mul(P[0])).rotate_left(23).wrapping_mul(P[1]).wrapping_add(P[2]);
+        rest = &rest[4..];
+    }
+    for &b in rest {
+        h = (h ^ u64::from(b).wrapping_mul(P[4])).rotate_left(11).wrapping_mul(P[0]);
+    }
+    h = (h ^ (h >> 33)).wrapping_mul(P[1]);
+    h = (h ^ (h >> 29)).wrapping_mul(P[2]);
+    h ^ (h >> 32)
+}
+
+/// `bytes` with the payload's length and checksum made to match its payload,
+/// as a crafted file would have them.
+fn sealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    let payload_len = (bytes.len() - 32) as u64;
+    let sum = xxh64(&bytes[32..]);
+    bytes[16..24].copy_from_slice(&payload_len.to_le_bytes());
+    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
 /// A snapshot whose payload was changed and its checksum made to match.
 fn resealed(mut bytes: Vec<u8>, position: usize, bits: u8) -> Vec<u8> {
     bytes[position] ^= bits;
-    let sum = bytes[32..]
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
-    bytes
+    sealed(bytes)
+}
+
+#[test]
+fn the_checksum_is_xxh64() {
+    assert_eq!(xxh64(b""), 0xEF46_DB37_51D8_E999);
+    assert_eq!(xxh64(b"abc"), 0x44BC_2CF5_AD77_0999);
+    let bytes = small_snapshot();
+    assert_eq!(sealed(bytes.clone()), bytes, "the checksum of a snapshot as written");
 }
 
 #[test]
@@ -131,14 +190,8 @@ fn foreign_and_damaged_snapshots_are_refused() {
     assert!(matches!(World::restore(&flipped), Err(SnapshotError::ChecksumMismatch { .. })));
     // A payload that passes the checksum but is not a world.
     let mut garbage = bytes[..32].to_vec();
-    let payload = [0xffu8; 40];
-    garbage[16..24].copy_from_slice(&(payload.len() as u64).to_le_bytes());
-    let sum = payload
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-    garbage[24..32].copy_from_slice(&sum.to_le_bytes());
-    garbage.extend_from_slice(&payload);
-    assert!(matches!(World::restore(&garbage), Err(SnapshotError::Malformed(_))));
+    garbage.extend_from_slice(&[0xffu8; 40]);
+    assert!(matches!(World::restore(&sealed(garbage)), Err(SnapshotError::Malformed(_))));
     // Errors name what was wrong.
     let message = World::restore(&other_version).err().expect("refused").to_string();
     assert!(message.contains(&format!("{}", FORMAT_VERSION + 1)), "{message}");
@@ -199,11 +252,8 @@ proptest! {
     #[test]
     fn garbage_with_a_valid_checksum_never_panics(payload in proptest::collection::vec(any::<u8>(), 0..400)) {
         let mut bytes = small_snapshot()[..32].to_vec();
-        bytes[16..24].copy_from_slice(&(payload.len() as u64).to_le_bytes());
-        let sum = payload.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-        bytes[24..32].copy_from_slice(&sum.to_le_bytes());
         bytes.extend_from_slice(&payload);
-        if let Ok(mut world) = World::restore(&bytes) {
+        if let Ok(mut world) = World::restore(&sealed(bytes)) {
             let _ = world.step(DT);
             for (_, b) in world.bodies() {
                 prop_assert!(b.position().translation.vector.iter().all(|v| v.is_finite()));

@@ -34,6 +34,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::ser::{self, Serialize};
 
+use super::packing::{self, read_planes, unzigzag, write_planes, write_varint, zigzag};
+
 /// An unassigned entry of a column's list of children.
 const ABSENT: u32 = u32::MAX;
 
@@ -71,57 +73,10 @@ fn error<T>(what: &str) -> Result<T, Error> {
     Err(Error(what.into()))
 }
 
-/// Appends `value` as an LEB128 varint.
-#[inline]
-pub(crate) fn write_varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
 /// Reads an LEB128 varint from the front of `bytes`, advancing it.
 #[inline]
-pub(crate) fn read_varint(bytes: &mut &[u8]) -> Result<u64, Error> {
-    let mut value = 0u64;
-    for shift in (0..64).step_by(7) {
-        let Some((&byte, rest)) = bytes.split_first() else {
-            return error("a column ends inside a number");
-        };
-        *bytes = rest;
-        value |= u64::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            return if shift == 63 && byte > 1 { error("a number overflows 64 bits") } else { Ok(value) };
-        }
-    }
-    error("a number overflows 64 bits")
-}
-
-/// Signed to unsigned, small magnitudes to small numbers: 0, −1, 1, −2, …
-fn zigzag(value: i64) -> u64 {
-    ((value << 1) ^ (value >> 63)) as u64
-}
-
-fn unzigzag(value: u64) -> i64 {
-    (value >> 1) as i64 ^ -((value & 1) as i64)
-}
-
-/// Splits `values` of `N` bytes each into `N` planes appended to `out`: byte
-/// `k` of value `i` goes to `out[k * len + i]`.
-pub(crate) fn write_planes<const N: usize>(
-    out: &mut Vec<u8>,
-    values: impl ExactSizeIterator<Item = [u8; N]>,
-) {
-    let len = values.len();
-    let start = out.len();
-    out.resize(start + N * len, 0);
-    let planes = &mut out[start..];
-    for (i, bytes) in values.enumerate() {
-        for (k, &b) in bytes.iter().enumerate() {
-            planes[k * len + i] = b;
-        }
-    }
+fn read_varint(bytes: &mut &[u8]) -> Result<u64, Error> {
+    packing::read_varint(bytes).map_err(|why| Error(why.into()))
 }
 
 /// One column as it is written.
@@ -535,13 +490,6 @@ fn take<'de>(bytes: &mut &'de [u8], len: u64) -> Result<&'de [u8], Error> {
     let (front, rest) = bytes.split_at(len);
     *bytes = rest;
     Ok(front)
-}
-
-/// Appends to `out` the values of `N` bytes that `planes` holds in byte
-/// planes (see [`write_planes`]).
-pub(crate) fn read_planes<const N: usize, T>(out: &mut Vec<T>, planes: &[u8], from_bytes: fn([u8; N]) -> T) {
-    let len = planes.len() / N;
-    out.extend((0..len).map(|i| from_bytes(std::array::from_fn(|k| planes[k * len + i]))));
 }
 
 /// The value of type `T` that `payload` holds, every column read to its end.

@@ -1,55 +1,71 @@
-//! The compression of snapshot payloads: zstd over the columnar layout.
+//! The compression of snapshot payloads: one zstd frame over the columns.
 //!
 //! zstd pairs LZ77 matches with entropy coding (Huffman and finite-state
-//! entropy), which is what the byte planes of the columnar layout need: their
-//! sign and exponent bytes take few values without repeating exactly, and
-//! LZ4, which only finds repeats, leaves them as they are. Level 1 is chosen
-//! for speed; higher levels save a few percent of the size at several times
-//! the time.
+//! entropy), which is what the byte planes of the columns need: their sign
+//! and exponent bytes take few values without repeating exactly, and LZ4,
+//! which only finds repeats, leaves them as they are. Level 1 is chosen for
+//! speed; higher levels save a few percent of the size at several times the
+//! time.
 //!
-//! The compressed payload is the length of the columnar bytes (an LEB128
-//! varint) followed by one zstd frame. Reading stops at that length, so that
-//! damaged or crafted bytes cannot make it allocate without bound.
+//! The frame states the size of what it holds, and is decompressed in one
+//! call into a buffer of that size. A frame that states more than
+//! [`MAX_RATIO`] times its own size is read as a stream instead, memory given
+//! as the bytes arrive, so that damaged or crafted bytes cannot make the
+//! reader allocate without bound.
 
 use std::io::Read;
 
 /// zstd's compression level for snapshots.
 const LEVEL: i32 = 1;
 
-/// `bytes`, compressed.
+/// The largest ratio of stated size to compressed size decompressed in one
+/// call. Snapshots compress about 3 to 1; only a frame of nearly nothing but
+/// repeats goes past this, and it is read as a stream.
+const MAX_RATIO: u64 = 64;
+
+/// `bytes`, compressed into one frame that states their size.
 pub(crate) fn compress(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len() / 3 + 16);
-    let mut len = bytes.len() as u64;
-    while len >= 0x80 {
-        out.push(len as u8 | 0x80);
-        len >>= 7;
-    }
-    out.push(len as u8);
-    let mut encoder = zstd::stream::write::Encoder::new(out, LEVEL).expect("zstd accepts its own level");
-    encoder.set_pledged_src_size(Some(bytes.len() as u64)).expect("a size before any data");
-    std::io::Write::write_all(&mut encoder, bytes).expect("writing to memory cannot fail");
-    encoder.finish().expect("writing to memory cannot fail")
+    zstd::bulk::compress(bytes, LEVEL).expect("zstd accepts its own level and sizes its own buffer")
 }
 
-/// The bytes [`compress`] was given, or why `packed` does not hold them.
-pub(crate) fn decompress(packed: &[u8]) -> Result<Vec<u8>, String> {
-    let mut rest = packed;
-    let mut len = 0u64;
-    for shift in (0..64).step_by(7) {
-        let (&byte, tail) = rest.split_first().ok_or("the compressed payload ends in its length")?;
-        rest = tail;
-        len |= u64::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            break;
-        }
+/// The bytes [`compress`] was given, or why `frame` does not hold them.
+pub(crate) fn decompress(frame: &[u8]) -> Result<Vec<u8>, String> {
+    let size = match zstd::zstd_safe::get_frame_content_size(frame) {
+        Ok(Some(size)) => size,
+        _ => return Err("the payload is not a zstd frame that states its size".into()),
+    };
+    if size <= MAX_RATIO.saturating_mul(frame.len() as u64) {
+        let mut out = Vec::with_capacity(size as usize);
+        let read = zstd::bulk::Decompressor::new()
+            .and_then(|mut d| d.decompress_to_buffer(frame, &mut out))
+            .map_err(|e| format!("zstd: {e}"))?;
+        return if read as u64 == size { Ok(out) } else { Err(format!("{read} bytes in a frame of {size}")) };
     }
-    let decoder = zstd::stream::read::Decoder::with_buffer(rest).map_err(|e| e.to_string())?;
-    // Past a size the frame itself must justify, memory is given as the
-    // bytes arrive, never on the length's word alone.
-    let mut out = Vec::with_capacity(len.min(64 * packed.len() as u64) as usize);
-    decoder.take(len.saturating_add(1)).read_to_end(&mut out).map_err(|e| format!("zstd: {e}"))?;
-    if out.len() as u64 != len {
-        return Err(format!("{} bytes uncompressed where the payload says {len}", out.len()));
+    let decoder = zstd::stream::read::Decoder::with_buffer(frame).map_err(|e| e.to_string())?;
+    let mut out = Vec::with_capacity((MAX_RATIO * frame.len() as u64) as usize);
+    decoder.take(size.saturating_add(1)).read_to_end(&mut out).map_err(|e| format!("zstd: {e}"))?;
+    if out.len() as u64 != size {
+        return Err(format!("{} bytes in a frame of {size}", out.len()));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes of every ratio come back, through either path; a frame that
+    /// claims another size, or is cut short, is refused.
+    #[test]
+    fn bytes_come_back() {
+        let noisy: Vec<u8> = (0..100_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let zeros = vec![0u8; 1 << 20];
+        for bytes in [&noisy[..], &zeros[..], &[]] {
+            let frame = compress(bytes);
+            assert_eq!(decompress(&frame).unwrap(), bytes);
+            assert!(decompress(&frame[..frame.len() - 1]).is_err());
+        }
+        assert!(compress(&zeros).len() as u64 * MAX_RATIO < zeros.len() as u64, "the stream path is tested");
+        assert!(decompress(b"not a frame").is_err());
+    }
 }

@@ -10,36 +10,49 @@
 //! | 12 | the size of `Real` in bytes: 4, or 8 with the `f64` feature |
 //! | 13–15 | zero |
 //! | 16–23 | the payload's length in bytes, little-endian |
-//! | 24–31 | the payload's FNV-1a 64 checksum, little-endian |
+//! | 24–31 | the payload's XXH64 checksum (seed 0), little-endian (`checksum.rs`) |
 //!
-//! The payload is the world's state in a columnar layout (`columns.rs`: each
-//! field of every record side by side, integers as differences, reals in byte
-//! planes), compressed with zstd (`compression.rs`): the settings; the bodies,
-//! colliders, joints, chains and contacts, each slot map written whole (every
-//! slot's version, and the order of its free slots, so that the map read
-//! back hands out the same keys as the original), the contacts' manifolds
-//! together (`manifolds.rs`); both broad-phase structures with their pairs;
-//! the islands with their sleep state; and the events not yet cleared. What
-//! can be rebuilt is not written: the scratch buffers a step refills, the
-//! colliders' copies of their broad-phase boxes, and what the broad phase
-//! derives itself. Bodies' centres of mass and colliders' bounds, which can
-//! almost always be rebuilt, are written as the bits that differ from the
-//! rebuilt values ([`Residuals`]).
+//! The payload is one zstd frame (`compression.rs`) holding a run of columns
+//! (`packing.rs`: each a length and its bytes; integers as differences,
+//! reals in byte planes or, where every value is one, once), in this order:
+//!
+//! 1. the small, irregular parts of the state, through serde in a columnar
+//!    layout of their own (`columns.rs`): the settings, the joints and
+//!    chains, the colliders' shapes where they change from one collider to
+//!    the next, both broad-phase structures with their pairs, the islands
+//!    with their sleep state, and the events not yet cleared;
+//! 2. the layout of each slot map (`slots.rs`: every slot's version, and the
+//!    order of the free slots, so that the map read back hands out the same
+//!    keys as the original): bodies, colliders, joints, chains, contacts;
+//! 3. the bodies, the colliders and the contacts with their manifolds, each
+//!    field of every record in a column of its own, written by code of their
+//!    own without a call per value (`bodies.rs`, `colliders.rs`,
+//!    `contacts.rs`).
+//!
+//! What can be rebuilt is not written: the scratch buffers a step refills,
+//! the colliders' copies of their broad-phase boxes, and what the broad phase
+//! derives itself. Bodies' centres of mass, colliders' bounds and contacts'
+//! bodies, which can almost always be rebuilt, are written as the bits that
+//! differ from the rebuilt values.
 //!
 //! Reading checks the header, the length and the checksum before decoding,
 //! then that every key the state holds points at something, and that every
 //! pose and velocity is finite: damaged or foreign bytes give a
 //! [`SnapshotError`], never a panic or a world with NaN in it.
 
+mod bodies;
+mod checksum;
+mod colliders;
 mod columns;
 mod compression;
-mod manifolds;
+mod contacts;
+mod packing;
+mod slots;
 
-use std::collections::HashMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use slotmap::{Key, SlotMap};
+use slotmap::Key;
 
 use lamina_broadphase::SweepAndPrune;
 use lamina_geometry::{Aabb, Isometry, Point, Real, Shape};
@@ -50,11 +63,9 @@ use crate::collider::Collider;
 use crate::contact::{Contact, ContactEvent, ContactHitEvent, SensorEvent};
 use crate::island::Islands;
 use crate::joint::Joint;
-use crate::{
-    BodyDesc, BodyKey, ChainKey, ColliderDesc, ColliderKey, ContactKey, JointDesc, JointKey, World,
-    WorldSettings,
-};
-use manifolds::Manifolds;
+use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings};
+use packing::{Packer, Unpacker};
+use slots::Layout;
 
 /// The first eight bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
@@ -62,7 +73,7 @@ const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
 /// The version of the snapshot format this build writes and reads. It changes
 /// whenever the payload's layout does; older snapshots are refused, not
 /// misread.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Bytes of the header before the payload.
 const HEADER_LEN: usize = 32;
@@ -138,102 +149,14 @@ impl fmt::Display for SnapshotError {
 
 impl std::error::Error for SnapshotError {}
 
-/// One slot of a slot map, as `slotmap` reads and writes it.
+/// The small, irregular parts of the world's state, borrowed for writing
+/// through serde.
 #[derive(Serialize)]
-struct SlotOut<'a, V> {
-    value: Option<&'a V>,
-    version: u32,
-}
-
-/// A slot map written whole: its slots in `slotmap`'s own serde layout (so
-/// that they read back as a `SlotMap`), then its free slots, next to be
-/// handed out first.
-#[derive(Serialize)]
-struct MapOut<'a, V> {
-    slots: Vec<SlotOut<'a, V>>,
-    free: Vec<u32>,
-}
-
-/// [`MapOut`] read back.
-#[derive(Deserialize)]
-#[serde(bound(deserialize = "V: Deserialize<'de>"))]
-struct MapIn<K: Key, V> {
-    slots: SlotMap<K, V>,
-    free: Vec<u32>,
-}
-
-/// A key's slot index and version.
-fn index_and_version<K: Key>(key: K) -> (u32, u32) {
-    let ffi = key.data().as_ffi();
-    (ffi as u32, (ffi >> 32) as u32)
-}
-
-/// Writes `map` whole. `filler` makes a throwaway value: the order of the free
-/// slots is not exposed by `slotmap`, so a copy of the map is filled until it
-/// grows, which hands out the free slots in their order.
-///
-/// Each free slot is written with its version less two, because reading it
-/// back fills and frees it once more (see [`read_map`]).
-fn write_map<K: Key, V: Clone>(map: &SlotMap<K, V>, filler: impl Fn() -> V) -> MapOut<'_, V> {
-    let mut probe = map.clone();
-    let mut free = Vec::new();
-    let mut versions: Vec<(u32, u32)> = Vec::new();
-    loop {
-        let (index, version) = index_and_version(probe.insert(filler()));
-        if version == 1 {
-            break; // a slot never used before: the free slots are exhausted
-        }
-        free.push(index);
-        versions.push((index, version - 1));
-    }
-    let top = map.keys().map(|k| index_and_version(k).0).chain(free.iter().copied()).max().unwrap_or(0);
-    let mut slots: Vec<SlotOut<'_, V>> = (0..=top).map(|_| SlotOut { value: None, version: 0 }).collect();
-    for (key, value) in map.iter() {
-        let (index, version) = index_and_version(key);
-        slots[index as usize] = SlotOut { value: Some(value), version };
-    }
-    for (index, version) in versions {
-        slots[index as usize].version = version.saturating_sub(2);
-    }
-    MapOut { slots, free }
-}
-
-/// Rebuilds the slot map of `image`: `slotmap` reads the slots back with its
-/// free slots in an order of its own, so each is filled and then freed again,
-/// last first, which leaves them in the original order with their original
-/// versions.
-fn read_map<K: Key, V>(
-    image: MapIn<K, V>,
-    filler: impl Fn() -> V,
-    what: &str,
-) -> Result<SlotMap<K, V>, SnapshotError> {
-    let MapIn { slots: mut map, free } = image;
-    let mut filled: HashMap<u32, K> = HashMap::with_capacity(free.len());
-    for _ in 0..free.len() {
-        let key = map.insert(filler());
-        filled.insert(index_and_version(key).0, key);
-    }
-    if filled.len() != free.len() || free.iter().any(|i| !filled.contains_key(i)) {
-        return Err(SnapshotError::Inconsistent(format!(
-            "the free slots of the {what} do not match their map"
-        )));
-    }
-    for index in free.iter().rev() {
-        map.remove(filled[index]);
-    }
-    Ok(map)
-}
-
-/// The world's state, borrowed for writing.
-#[derive(Serialize)]
-struct StateOut<'a> {
+struct RestOut<'a> {
     settings: &'a WorldSettings,
-    bodies: MapOut<'a, Body>,
-    colliders: MapOut<'a, Collider>,
-    joints: MapOut<'a, Joint>,
-    chains: MapOut<'a, Chain>,
-    contacts: MapOut<'a, Contact>,
-    manifolds: Manifolds,
+    joints: Vec<&'a Joint>,
+    chains: Vec<&'a Chain>,
+    shapes: Vec<&'a Shape>,
     broad_phase: &'a SweepAndPrune<ColliderKey>,
     immovable_index: &'a SweepAndPrune<ColliderKey>,
     islands: &'a Islands,
@@ -242,19 +165,15 @@ struct StateOut<'a> {
     contact_events: &'a [ContactEvent],
     sensor_events: &'a [SensorEvent],
     hit_events: &'a [ContactHitEvent],
-    residuals: Residuals,
 }
 
-/// The world's state, read back: [`StateOut`] field for field.
+/// [`RestOut`] read back, field for field.
 #[derive(Deserialize)]
-struct StateIn {
+struct RestIn {
     settings: WorldSettings,
-    bodies: MapIn<BodyKey, Body>,
-    colliders: MapIn<ColliderKey, Collider>,
-    joints: MapIn<JointKey, Joint>,
-    chains: MapIn<ChainKey, Chain>,
-    contacts: MapIn<ContactKey, Contact>,
-    manifolds: Manifolds,
+    joints: Vec<Joint>,
+    chains: Vec<Chain>,
+    shapes: Vec<Shape>,
     broad_phase: SweepAndPrune<ColliderKey>,
     immovable_index: SweepAndPrune<ColliderKey>,
     islands: Islands,
@@ -263,7 +182,6 @@ struct StateIn {
     contact_events: Vec<ContactEvent>,
     sensor_events: Vec<SensorEvent>,
     hit_events: Vec<ContactHitEvent>,
-    residuals: Residuals,
 }
 
 /// Throwaway values for filling slot maps' free slots.
@@ -289,108 +207,16 @@ pub(crate) fn unset_bounds() -> Aabb {
     Aabb::new(Point::origin(), Point::origin())
 }
 
-/// The bits of a real, widened to 64 in either precision.
-#[allow(clippy::useless_conversion)]
-fn bits(v: Real) -> u64 {
-    u64::from(v.to_bits())
-}
-
-/// The real whose bits are those of `predicted` flipped where `residual` is
-/// set; `None` for a residual wider than a real.
-#[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)]
-fn unflip(predicted: Real, residual: u64) -> Option<Real> {
-    Some(Real::from_bits((bits(predicted) ^ residual).try_into().ok()?))
-}
-
-/// The parts of the state that follow from the rest almost always, written as
-/// the bits that differ (XOR) from the value rebuilt: zero, which the
-/// columnar layout and the compressor reduce to next to nothing, wherever the
-/// rebuilt value is exact, and never a value lost where it is not.
-///
-/// - a body's centre of mass, against its pose applied to its local centre
-///   (the solver moves the centre and derives the pose from it, which can
-///   round differently when the centre is off the origin);
-/// - a collider's bounds, against its shape's bounds at its body's pose grown
-///   by the speculative distance (they lag the pose until the next step when
-///   a body was moved by hand).
-///
-/// A collider's copy of its broad-phase fat box is not written at all: it is
-/// taken back from the broad phase.
-#[derive(Serialize, Deserialize)]
-struct Residuals {
-    centers: Vec<[u64; 2]>,
-    bounds: Vec<[u64; 4]>,
-}
-
-impl Residuals {
-    fn of(world: &World) -> Self {
-        let margin = world.settings.speculative_distance;
-        let centers = world.bodies.values().map(|b| {
-            let predicted = b.pose * b.local_center;
-            [bits(b.center.x) ^ bits(predicted.x), bits(b.center.y) ^ bits(predicted.y)]
-        });
-        let bounds = world.colliders.values().map(|c| {
-            let p = crate::finalize::contact_bounds(c, &world.bodies[c.body].pose, margin);
-            let a = c.aabb;
-            [
-                bits(a.mins.x) ^ bits(p.mins.x),
-                bits(a.mins.y) ^ bits(p.mins.y),
-                bits(a.maxs.x) ^ bits(p.maxs.x),
-                bits(a.maxs.y) ^ bits(p.maxs.y),
-            ]
-        });
-        Residuals { centers: centers.collect(), bounds: bounds.collect() }
-    }
-
-    /// Rebuilds the centres and bounds of `world`, whose keys and poses are
-    /// checked already, and takes the colliders' fat boxes from its broad phase.
-    fn apply(self, world: &mut World) -> Result<(), String> {
-        if self.centers.len() != world.bodies.len() || self.bounds.len() != world.colliders.len() {
-            return Err("the centres or bounds do not match the bodies or colliders".into());
-        }
-        let wide = || "a residual wider than a real".to_string();
-        for (b, r) in world.bodies.values_mut().zip(&self.centers) {
-            let predicted = b.pose * b.local_center;
-            b.center = Point::new(
-                unflip(predicted.x, r[0]).ok_or_else(wide)?,
-                unflip(predicted.y, r[1]).ok_or_else(wide)?,
-            );
-            if !(b.center.x.is_finite() && b.center.y.is_finite()) {
-                return Err("a body's centre of mass is not finite".into());
-            }
-        }
-        let margin = world.settings.speculative_distance;
-        for ((key, c), r) in world.colliders.iter_mut().zip(&self.bounds) {
-            let p = crate::finalize::contact_bounds(c, &world.bodies[c.body].pose, margin);
-            let corner = |x: Real, y: Real, rx: u64, ry: u64| -> Result<Point, String> {
-                Ok(Point::new(unflip(x, rx).ok_or_else(wide)?, unflip(y, ry).ok_or_else(wide)?))
-            };
-            c.aabb =
-                Aabb::new(corner(p.mins.x, p.mins.y, r[0], r[1])?, corner(p.maxs.x, p.maxs.y, r[2], r[3])?);
-            c.proxy_box = world.broad_phase.fat_aabb(key).ok_or("a collider has no broad-phase proxy")?;
-        }
-        Ok(())
-    }
-}
-
-/// FNV-1a, 64-bit, over `bytes`.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
-}
-
 impl World {
     /// The world written to bytes: everything a step depends on, so that
     /// [`World::restore`] gives a world that steps bit for bit as this one.
     /// The format is described in `snapshot.rs` and `docs/snapshots.md`.
     pub fn snapshot(&self) -> Vec<u8> {
-        let state = StateOut {
+        let rest = RestOut {
             settings: &self.settings,
-            bodies: write_map(&self.bodies, filler_body),
-            colliders: write_map(&self.colliders, filler_collider),
-            joints: write_map(&self.joints, filler_joint),
-            chains: write_map(&self.chains, filler_chain),
-            contacts: write_map(&self.contacts, filler_contact),
-            manifolds: Manifolds::of(&self.contacts),
+            joints: self.joints.values().collect(),
+            chains: self.chains.values().collect(),
+            shapes: colliders::new_shapes(&self.colliders),
             broad_phase: &self.broad_phase,
             immovable_index: &self.immovable_index,
             islands: &self.islands,
@@ -399,16 +225,24 @@ impl World {
             contact_events: &self.contact_events,
             sensor_events: &self.sensor_events,
             hit_events: &self.hit_events,
-            residuals: Residuals::of(self),
         };
-        let mut bytes = vec![0u8; HEADER_LEN];
-        let payload =
-            compression::compress(&columns::to_bytes(&state).expect("a world's state always encodes"));
-        bytes[0..8].copy_from_slice(&MAGIC);
-        bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes[12] = std::mem::size_of::<Real>() as u8;
-        bytes[16..24].copy_from_slice(&(payload.len() as u64).to_le_bytes());
-        bytes[24..32].copy_from_slice(&checksum(&payload).to_le_bytes());
+        let mut packer = Packer::default();
+        packer.bytes(&columns::to_bytes(&rest).expect("a world's state always encodes"));
+        Layout::of(&self.bodies, filler_body).write(&mut packer);
+        Layout::of(&self.colliders, filler_collider).write(&mut packer);
+        Layout::of(&self.joints, filler_joint).write(&mut packer);
+        Layout::of(&self.chains, filler_chain).write(&mut packer);
+        Layout::of(&self.contacts, filler_contact).write(&mut packer);
+        bodies::write(&self.bodies, &mut packer);
+        colliders::write(self, &mut packer);
+        contacts::write(&self.contacts, &self.colliders, &mut packer);
+        let payload = compression::compress(&packer.into_bytes());
+        let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&[std::mem::size_of::<Real>() as u8, 0, 0, 0]);
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&checksum::xxh64(&payload).to_le_bytes());
         bytes.extend_from_slice(&payload);
         bytes
     }
@@ -416,29 +250,42 @@ impl World {
     /// The world a snapshot holds, or why the bytes are not one.
     pub fn restore(bytes: &[u8]) -> Result<World, SnapshotError> {
         let payload = check_header(bytes)?;
-        let columnar = compression::decompress(payload).map_err(SnapshotError::Malformed)?;
-        let state: StateIn =
-            columns::from_bytes(&columnar).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
-        let mut world = World::try_new(state.settings)
-            .map_err(|e| SnapshotError::Inconsistent(format!("the settings are out of range: {e}")))?;
-        world.bodies = read_map(state.bodies, filler_body, "bodies")?;
-        world.colliders = read_map(state.colliders, filler_collider, "colliders")?;
-        world.joints = read_map(state.joints, filler_joint, "joints")?;
-        world.chains = read_map(state.chains, filler_chain, "chains")?;
-        world.contacts = read_map(state.contacts, filler_contact, "contacts")?;
-        state.manifolds.apply(&mut world.contacts).map_err(SnapshotError::Inconsistent)?;
-        world.broad_phase = state.broad_phase;
-        world.immovable_index = state.immovable_index;
-        world.islands = state.islands;
-        world.joint_changes_pending = state.joint_changes_pending;
-        world.body_changes_pending = state.body_changes_pending;
-        world.contact_events = state.contact_events;
-        world.sensor_events = state.sensor_events;
-        world.hit_events = state.hit_events;
+        let columns = compression::decompress(payload).map_err(SnapshotError::Malformed)?;
+        World::read_state(&mut Unpacker::new(&columns))
+    }
+
+    /// The world whose state `unpacker` holds.
+    fn read_state(unpacker: &mut Unpacker<'_>) -> Result<World, SnapshotError> {
+        use SnapshotError::{Inconsistent, Malformed};
+        let rest: RestIn = columns::from_bytes(unpacker.bytes().map_err(Malformed)?)
+            .map_err(|e| Malformed(e.to_string()))?;
+        let mut layout = || Layout::read(unpacker).map_err(Malformed);
+        let (body_layout, collider_layout, joint_layout) = (layout()?, layout()?, layout()?);
+        let (chain_layout, contact_layout) = (layout()?, layout()?);
+        let bodies = bodies::read(unpacker, body_layout.len()).map_err(Malformed)?;
+        let (colliders, bounds) =
+            colliders::read(unpacker, collider_layout.len(), rest.shapes).map_err(Malformed)?;
+        let mut world = World::try_new(rest.settings)
+            .map_err(|e| Inconsistent(format!("the settings are out of range: {e}")))?;
+        world.bodies = body_layout.rebuild(bodies, filler_body).map_err(Inconsistent)?;
+        world.colliders = collider_layout.rebuild(colliders, filler_collider).map_err(Inconsistent)?;
+        world.joints = joint_layout.rebuild(rest.joints, filler_joint).map_err(Inconsistent)?;
+        world.chains = chain_layout.rebuild(rest.chains, filler_chain).map_err(Inconsistent)?;
+        let contacts = contacts::read(unpacker, contact_layout.len(), &world.colliders).map_err(Malformed)?;
+        unpacker.finish().map_err(Malformed)?;
+        world.contacts = contact_layout.rebuild(contacts, filler_contact).map_err(Inconsistent)?;
+        world.broad_phase = rest.broad_phase;
+        world.immovable_index = rest.immovable_index;
+        world.islands = rest.islands;
+        world.joint_changes_pending = rest.joint_changes_pending;
+        world.body_changes_pending = rest.body_changes_pending;
+        world.contact_events = rest.contact_events;
+        world.sensor_events = rest.sensor_events;
+        world.hit_events = rest.hit_events;
         world.contact_of_pair =
             world.contacts.iter().map(|(k, c)| ((c.collider_a, c.collider_b), k)).collect();
-        world.check_restored().map_err(SnapshotError::Inconsistent)?;
-        state.residuals.apply(&mut world).map_err(SnapshotError::Inconsistent)?;
+        world.check_restored().map_err(Inconsistent)?;
+        colliders::restore_bounds(&mut world, &bounds).map_err(Inconsistent)?;
         Ok(world)
     }
 
@@ -447,10 +294,11 @@ impl World {
     fn check_restored(&self) -> Result<(), String> {
         for (key, b) in &self.bodies {
             let t = b.pose.translation.vector;
+            let (v, c) = (b.linear_velocity, b.center);
             let numbers =
-                [t.x, t.y, b.pose.rotation.re, b.pose.rotation.im, b.linear_velocity.x, b.linear_velocity.y];
-            if !numbers.iter().chain([&b.angular_velocity]).all(|v| v.is_finite()) {
-                return Err(format!("body {key:?} has a non-finite pose or velocity"));
+                [t.x, t.y, b.pose.rotation.re, b.pose.rotation.im, v.x, v.y, b.angular_velocity, c.x, c.y];
+            if !numbers.iter().all(|v| v.is_finite()) {
+                return Err(format!("body {key:?} has a non-finite pose, velocity or centre of mass"));
             }
             if let Some(c) =
                 b.colliders.iter().find(|&&c| self.colliders.get(c).is_none_or(|c| c.body != key))
@@ -528,7 +376,7 @@ fn check_header(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
     }
     let payload = &bytes[HEADER_LEN..];
     let stored = u64::from_le_bytes(bytes[24..32].try_into().expect("eight bytes"));
-    let computed = checksum(payload);
+    let computed = checksum::xxh64(payload);
     if stored != computed {
         return Err(SnapshotError::ChecksumMismatch { stored, computed });
     }

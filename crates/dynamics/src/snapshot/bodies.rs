@@ -1,0 +1,226 @@
+//! Bodies written in bulk: every field of every body, a column per field, in
+//! the order of the body map.
+//!
+//! A body's centre of mass is written as the bits that differ (XOR) from its
+//! pose applied to its local centre: zero, which costs next to nothing once
+//! compressed, wherever that rebuilds it exactly, and the difference where
+//! the solver rounded it its own way (a centre off the body's origin).
+//!
+//! Writing takes every field by name and reading builds every body whole, so
+//! that a field added to [`Body`] does not compile until it is written here.
+
+use lamina_geometry::{Isometry, Point, Real, Rotation, Vec2};
+use slotmap::SlotMap;
+use smallvec::SmallVec;
+
+use super::packing::{IntRows, Keys, Packer, RealRows, Unpacker};
+use crate::body::Body;
+use crate::{BodyKey, BodyKind};
+
+/// Reals per body: pose (4), centre-of-mass residual (2), local centre (2),
+/// velocities (3), masses and inertias (4), damping (2), gravity scale,
+/// force (2), torque, extents (2), sleep time.
+const REALS: usize = 24;
+
+/// Integers per body: kind, flags, user data, solver index, island, and the
+/// lengths of its lists of colliders, contacts and joints.
+const INTS: usize = 8;
+
+/// The flags of a body, a bit each.
+const FIXED_ROTATION: u64 = 1;
+const CAN_SLEEP: u64 = 2;
+const BULLET: u64 = 4;
+const AWAKE: u64 = 8;
+const WAKE_REQUESTED: u64 = 16;
+const BOUNDS_STALE: u64 = 32;
+
+/// The bits of `actual` that differ from `predicted`, as a real.
+pub(crate) fn residual(actual: Real, predicted: Real) -> Real {
+    Real::from_bits(actual.to_bits() ^ predicted.to_bits())
+}
+
+/// The real that [`residual`] was given, from its prediction.
+pub(crate) fn unflip(predicted: Real, residual: Real) -> Real {
+    Real::from_bits(predicted.to_bits() ^ residual.to_bits())
+}
+
+fn kind_code(kind: BodyKind) -> u64 {
+    match kind {
+        BodyKind::Dynamic => 0,
+        BodyKind::Fixed => 1,
+        BodyKind::Kinematic => 2,
+    }
+}
+
+fn kind_of(code: u64) -> Result<BodyKind, String> {
+    match code {
+        0 => Ok(BodyKind::Dynamic),
+        1 => Ok(BodyKind::Fixed),
+        2 => Ok(BodyKind::Kinematic),
+        _ => Err(format!("a body of kind {code}")),
+    }
+}
+
+/// Writes every body of `bodies`.
+pub(crate) fn write(bodies: &SlotMap<BodyKey, Body>, packer: &mut Packer) {
+    let mut reals = RealRows::<REALS>::with_capacity(bodies.len());
+    let mut ints = IntRows::<INTS>::with_capacity(bodies.len());
+    for body in bodies.values() {
+        let (r, i) = row(body);
+        reals.push(r);
+        ints.push(i);
+    }
+    reals.write(packer);
+    ints.write(packer);
+    Keys::write(packer, bodies.values().flat_map(|b| b.colliders.iter().copied()));
+    Keys::write(packer, bodies.values().flat_map(|b| b.contacts.iter().copied()));
+    Keys::write(packer, bodies.values().flat_map(|b| b.joints.iter().copied()));
+}
+
+/// A body's reals and integers.
+fn row(body: &Body) -> ([Real; REALS], [u64; INTS]) {
+    let Body {
+        kind,
+        pose,
+        center,
+        local_center,
+        linear_velocity,
+        angular_velocity,
+        mass,
+        inv_mass,
+        inertia,
+        inv_inertia,
+        linear_damping,
+        angular_damping,
+        gravity_scale,
+        fixed_rotation,
+        can_sleep,
+        user_data,
+        force,
+        torque,
+        colliders,
+        contacts,
+        joints,
+        extent,
+        min_extent,
+        bullet,
+        awake,
+        sleep_time,
+        wake_requested,
+        bounds_stale,
+        solver_index,
+        island,
+    } = body;
+    let t = pose.translation.vector;
+    let predicted = pose * local_center;
+    let reals = [
+        t.x,
+        t.y,
+        pose.rotation.re,
+        pose.rotation.im,
+        residual(center.x, predicted.x),
+        residual(center.y, predicted.y),
+        local_center.x,
+        local_center.y,
+        linear_velocity.x,
+        linear_velocity.y,
+        *angular_velocity,
+        *mass,
+        *inv_mass,
+        *inertia,
+        *inv_inertia,
+        *linear_damping,
+        *angular_damping,
+        *gravity_scale,
+        force.x,
+        force.y,
+        *torque,
+        *extent,
+        *min_extent,
+        *sleep_time,
+    ];
+    let flag = |set: bool, bit: u64| if set { bit } else { 0 };
+    let flags = flag(*fixed_rotation, FIXED_ROTATION)
+        | flag(*can_sleep, CAN_SLEEP)
+        | flag(*bullet, BULLET)
+        | flag(*awake, AWAKE)
+        | flag(*wake_requested, WAKE_REQUESTED)
+        | flag(*bounds_stale, BOUNDS_STALE);
+    let ints = [
+        kind_code(*kind),
+        flags,
+        *user_data,
+        u64::from(*solver_index),
+        u64::from(*island),
+        colliders.len() as u64,
+        contacts.len() as u64,
+        joints.len() as u64,
+    ];
+    (reals, ints)
+}
+
+/// Reads `count` bodies, in the order [`write`] wrote them.
+pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Vec<Body>, String> {
+    let reals = RealRows::<REALS>::read(unpacker, count)?;
+    let ints = IntRows::<INTS>::read(unpacker, count)?;
+    let mut collider_keys = Keys::read(unpacker)?;
+    let mut contact_keys = Keys::read(unpacker)?;
+    let mut joint_keys = Keys::read(unpacker)?;
+    let mut bodies = Vec::with_capacity(count);
+    for i in 0..count {
+        let [kind, flags, user_data, solver_index, island, colliders, contacts, joints] = ints.row(i);
+        let r = reals.row(i);
+        if flags >= 2 * BOUNDS_STALE {
+            return Err(format!("a body with flags {flags:#x}"));
+        }
+        let narrow = |v: u64| u32::try_from(v).map_err(|_| format!("a body's index of {v}"));
+        let pose = Isometry::from_parts(
+            Vec2::new(r[0], r[1]).into(),
+            Rotation::new_unchecked(nalgebra::Complex { re: r[2], im: r[3] }),
+        );
+        let local_center = Point::new(r[6], r[7]);
+        let predicted = pose * local_center;
+        bodies.push(Body {
+            kind: kind_of(kind)?,
+            pose,
+            center: Point::new(unflip(predicted.x, r[4]), unflip(predicted.y, r[5])),
+            local_center,
+            linear_velocity: Vec2::new(r[8], r[9]),
+            angular_velocity: r[10],
+            mass: r[11],
+            inv_mass: r[12],
+            inertia: r[13],
+            inv_inertia: r[14],
+            linear_damping: r[15],
+            angular_damping: r[16],
+            gravity_scale: r[17],
+            fixed_rotation: flags & FIXED_ROTATION != 0,
+            can_sleep: flags & CAN_SLEEP != 0,
+            user_data,
+            force: Vec2::new(r[18], r[19]),
+            torque: r[20],
+            colliders: list::<_, SmallVec<_>>(&mut collider_keys, colliders)?,
+            contacts: list(&mut contact_keys, contacts)?,
+            joints: list(&mut joint_keys, joints)?,
+            extent: r[21],
+            min_extent: r[22],
+            bullet: flags & BULLET != 0,
+            awake: flags & AWAKE != 0,
+            sleep_time: r[23],
+            wake_requested: flags & WAKE_REQUESTED != 0,
+            bounds_stale: flags & BOUNDS_STALE != 0,
+            solver_index: narrow(solver_index)?,
+            island: narrow(island)?,
+        });
+    }
+    collider_keys.finish()?;
+    contact_keys.finish()?;
+    joint_keys.finish()?;
+    Ok(bodies)
+}
+
+/// The next `len` keys of `keys`.
+fn list<K: slotmap::Key, C: FromIterator<K>>(keys: &mut Keys<'_>, len: u64) -> Result<C, String> {
+    let len = usize::try_from(len).ok().filter(|&n| n <= keys.left()).ok_or("a list longer than its keys")?;
+    (0..len).map(|_| keys.next()).collect()
+}

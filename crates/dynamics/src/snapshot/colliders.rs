@@ -1,0 +1,210 @@
+//! Colliders written in bulk: every field of every collider, a column per
+//! field, in the order of the collider map.
+//!
+//! Shapes are written only where they change: a collider whose shape is
+//! written exactly as the previous collider's (a pyramid's thousands of equal
+//! boxes) says so with a flag, and the other shapes go through serde with the
+//! rest of the small state ([`new_shapes`]), which checks them as it reads
+//! them.
+//!
+//! A collider's bounds are written as the bits that differ (XOR) from its
+//! shape's bounds at its body's pose grown by the speculative distance: zero
+//! nearly always, and the difference where they lag the pose (a collider added
+//! since the last step). Its copy of its broad-phase box is not written: it is
+//! taken back from the broad phase.
+
+use lamina_geometry::{Aabb, Isometry, Point, Real, Rotation, Shape, Vec2};
+use slotmap::SlotMap;
+
+use super::bodies::{residual, unflip};
+use super::packing::{IntRows, Packer, RealRows, Unpacker};
+use crate::body::Body;
+use crate::collider::{Collider, CollisionFilter};
+use crate::{BodyKey, ColliderKey, World};
+
+/// Reals per collider: local pose (4), density, friction, restitution, and
+/// the bounds' residual (4).
+const REALS: usize = 11;
+
+/// Integers per collider: its body's key (index, version), filter (category,
+/// mask, group), flags and user data.
+const INTS: usize = 7;
+
+/// Flags of a collider.
+const SENSOR: u64 = 1;
+/// The collider's shape is the next of the written shapes, not a copy of the
+/// previous collider's.
+const NEW_SHAPE: u64 = 2;
+
+/// Whether `shape`, after `previous`, must be written: unless it would be
+/// written exactly as `previous` was, bit for bit, and so read back the same.
+/// Only circles and polygons are compared; other shapes are always written.
+fn is_new(previous: Option<&Shape>, shape: &Shape) -> bool {
+    let same = |a: Real, b: Real| a.to_bits() == b.to_bits();
+    let same_points = |a: &[Point], b: &[Point]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(p, q)| same(p.x, q.x) && same(p.y, q.y))
+    };
+    let alike = match (previous, shape) {
+        (Some(Shape::Circle(a)), Shape::Circle(b)) => same(a.radius, b.radius),
+        (Some(Shape::Polygon(a)), Shape::Polygon(b)) => {
+            same(a.radius(), b.radius())
+                && match (a.half_extents(), b.half_extents()) {
+                    (Some(ha), Some(hb)) => same(ha.x, hb.x) && same(ha.y, hb.y),
+                    (None, None) => same_points(a.vertices(), b.vertices()),
+                    _ => false,
+                }
+        }
+        _ => false,
+    };
+    !alike
+}
+
+/// The shapes [`write`] does not write itself, in collider order: each one
+/// not written as the previous collider's was.
+pub(crate) fn new_shapes(colliders: &SlotMap<ColliderKey, Collider>) -> Vec<&Shape> {
+    let mut previous = None;
+    let mut shapes = Vec::new();
+    for c in colliders.values() {
+        if is_new(previous, &c.shape) {
+            shapes.push(&c.shape);
+        }
+        previous = Some(&c.shape);
+    }
+    shapes
+}
+
+/// Writes every collider of `world`.
+pub(crate) fn write(world: &World, packer: &mut Packer) {
+    let margin = world.settings.speculative_distance;
+    let mut reals = RealRows::<REALS>::with_capacity(world.colliders.len());
+    let mut ints = IntRows::<INTS>::with_capacity(world.colliders.len());
+    let mut previous = None;
+    for c in world.colliders.values() {
+        let (r, i) = row(c, previous, &world.bodies, margin);
+        reals.push(r);
+        ints.push(i);
+        previous = Some(&c.shape);
+    }
+    reals.write(packer);
+    ints.write(packer);
+}
+
+/// A collider's reals and integers.
+fn row(
+    collider: &Collider,
+    previous: Option<&Shape>,
+    bodies: &SlotMap<BodyKey, Body>,
+    margin: Real,
+) -> ([Real; REALS], [u64; INTS]) {
+    let Collider {
+        body,
+        shape,
+        local_pose,
+        density,
+        friction,
+        restitution,
+        filter,
+        sensor,
+        user_data,
+        aabb,
+        proxy_box: _, // taken back from the broad phase
+    } = collider;
+    let p = crate::finalize::contact_bounds(collider, &bodies[*body].pose, margin);
+    let t = local_pose.translation.vector;
+    let reals = [
+        t.x,
+        t.y,
+        local_pose.rotation.re,
+        local_pose.rotation.im,
+        *density,
+        *friction,
+        *restitution,
+        residual(aabb.mins.x, p.mins.x),
+        residual(aabb.mins.y, p.mins.y),
+        residual(aabb.maxs.x, p.maxs.x),
+        residual(aabb.maxs.y, p.maxs.y),
+    ];
+    let ffi = slotmap::Key::data(body).as_ffi();
+    let mut flags = if *sensor { SENSOR } else { 0 };
+    if is_new(previous, shape) {
+        flags |= NEW_SHAPE;
+    }
+    let ints = [
+        ffi & 0xffff_ffff,
+        ffi >> 32,
+        u64::from(filter.category),
+        u64::from(filter.mask),
+        i64::from(filter.group) as u64,
+        flags,
+        *user_data,
+    ];
+    (reals, ints)
+}
+
+/// Reads `count` colliders, in the order [`write`] wrote them, taking their
+/// shapes from `shapes` where they changed; with each one the residual of its
+/// bounds, which [`restore_bounds`] applies once the bodies are in place.
+pub(crate) fn read(
+    unpacker: &mut Unpacker<'_>,
+    count: usize,
+    shapes: Vec<Shape>,
+) -> Result<(Vec<Collider>, Vec<[Real; 4]>), String> {
+    let reals = RealRows::<REALS>::read(unpacker, count)?;
+    let ints = IntRows::<INTS>::read(unpacker, count)?;
+    let mut shapes = shapes.into_iter();
+    let mut colliders: Vec<Collider> = Vec::with_capacity(count);
+    let mut bounds = Vec::with_capacity(count);
+    for i in 0..count {
+        let [index, version, category, mask, group, flags, user_data] = ints.row(i);
+        let r = reals.row(i);
+        if flags >= 2 * NEW_SHAPE {
+            return Err(format!("a collider with flags {flags:#x}"));
+        }
+        let shape = if flags & NEW_SHAPE != 0 {
+            shapes.next().ok_or("fewer shapes than colliders that need one")?
+        } else {
+            colliders.last().ok_or("the first collider has no shape")?.shape.clone()
+        };
+        let narrow = |v: u64| u32::try_from(v).map_err(|_| format!("a collider's number {v}"));
+        let group =
+            i32::try_from(group as i64).map_err(|_| format!("a collision group of {}", group as i64))?;
+        let key = slotmap::KeyData::from_ffi(u64::from(narrow(version)?) << 32 | u64::from(narrow(index)?));
+        colliders.push(Collider {
+            body: BodyKey::from(key),
+            shape,
+            local_pose: Isometry::from_parts(
+                Vec2::new(r[0], r[1]).into(),
+                Rotation::new_unchecked(nalgebra::Complex { re: r[2], im: r[3] }),
+            ),
+            density: r[4],
+            friction: r[5],
+            restitution: r[6],
+            filter: CollisionFilter { category: narrow(category)?, mask: narrow(mask)?, group },
+            sensor: flags & SENSOR != 0,
+            user_data,
+            aabb: super::unset_bounds(),
+            proxy_box: super::unset_bounds(),
+        });
+        bounds.push([r[7], r[8], r[9], r[10]]);
+    }
+    if shapes.next().is_some() {
+        return Err("more shapes than colliders that need one".into());
+    }
+    Ok((colliders, bounds))
+}
+
+/// Rebuilds the bounds of the colliders of `world`, whose keys and poses are
+/// checked already, from their residuals `bounds`, and takes their
+/// broad-phase boxes back from the broad phase.
+pub(crate) fn restore_bounds(world: &mut World, bounds: &[[Real; 4]]) -> Result<(), String> {
+    let margin = world.settings.speculative_distance;
+    for ((key, c), r) in world.colliders.iter_mut().zip(bounds) {
+        let p = crate::finalize::contact_bounds(c, &world.bodies[c.body].pose, margin);
+        c.aabb = Aabb::new(
+            Point::new(unflip(p.mins.x, r[0]), unflip(p.mins.y, r[1])),
+            Point::new(unflip(p.maxs.x, r[2]), unflip(p.maxs.y, r[3])),
+        );
+        c.proxy_box = world.broad_phase.fat_aabb(key).ok_or("a collider has no broad-phase proxy")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! Contacts written in bulk: the bulk of a snapshot (a pyramid of 5,000 boxes
+//! has 15,000 contacts of up to two points each, every point with nine
+//! numbers), a column per field, in the order of the contact map: every
+//! contact's keys, flags and point count, its friction, restitution, normal
+//! and the frame its manifold was computed in, then every point's feature ids,
+//! world position, anchors, separation and impulses.
+//!
+//! A contact's bodies are those of its colliders: they are written as the
+//! bits that differ from those (zero, always, but for a damaged state), so
+//! that they cost nothing once compressed and come back exact either way.
+
+use arrayvec::ArrayVec;
+use lamina_geometry::{Point, Rotation, Vec2};
+use lamina_narrowphase::FeatureId;
+use slotmap::{Key, KeyData, SlotMap};
+
+use super::packing::{IntRows, Packer, RealRows, Unpacker};
+use crate::collider::Collider;
+use crate::contact::{Contact, ContactPointState, ManifoldFrame};
+use crate::{BodyKey, ColliderKey, ContactKey};
+
+/// Reals per contact: friction, restitution, normal (2), and the frame the
+/// manifold was computed in: normal (2), relative rotation (2), separations (2).
+const CONTACT_REALS: usize = 10;
+
+/// Integers per contact: its colliders' keys (index and version each), its
+/// bodies' keys as residuals, and its flags with its number of points.
+const CONTACT_INTS: usize = 7;
+
+/// Reals per point: world position (2), anchor on A (2), anchor on B (2),
+/// separation, normal impulse, tangent impulse.
+const POINT_REALS: usize = 9;
+
+/// Integers per point: its feature ids.
+const POINT_INTS: usize = 2;
+
+/// Flags of a contact; the number of points is stored above them.
+const SENSOR: u64 = 1;
+const TOUCHING: u64 = 2;
+const POINTS_SHIFT: u32 = 2;
+
+/// The body of collider `key`, or the null key for a collider not there.
+fn body_of(colliders: &SlotMap<ColliderKey, Collider>, key: ColliderKey) -> BodyKey {
+    colliders.get(key).map_or(BodyKey::null(), |c| c.body)
+}
+
+/// Writes every contact of `contacts`, whose colliders are `colliders`.
+pub(crate) fn write(
+    contacts: &SlotMap<ContactKey, Contact>,
+    colliders: &SlotMap<ColliderKey, Collider>,
+    packer: &mut Packer,
+) {
+    let points: usize = contacts.values().map(|c| c.points.len()).sum();
+    let mut contact_reals = RealRows::<CONTACT_REALS>::with_capacity(contacts.len());
+    let mut contact_ints = IntRows::<CONTACT_INTS>::with_capacity(contacts.len());
+    let mut point_reals = RealRows::<POINT_REALS>::with_capacity(points);
+    let mut point_ints = IntRows::<POINT_INTS>::with_capacity(points);
+    for c in contacts.values() {
+        let Contact {
+            collider_a,
+            collider_b,
+            body_a,
+            body_b,
+            friction,
+            restitution,
+            sensor,
+            normal,
+            points,
+            touching,
+            computed_in,
+        } = c;
+        let ManifoldFrame { normal: frame_normal, relative_rotation, separations } = computed_in;
+        contact_reals.push([
+            *friction,
+            *restitution,
+            normal.x,
+            normal.y,
+            frame_normal.x,
+            frame_normal.y,
+            relative_rotation.re,
+            relative_rotation.im,
+            separations[0],
+            separations[1],
+        ]);
+        let ffi = |k: KeyData| k.as_ffi();
+        let (a, b) = (ffi(collider_a.data()), ffi(collider_b.data()));
+        let flags = (u64::from(*sensor) * SENSOR)
+            | (u64::from(*touching) * TOUCHING)
+            | ((points.len() as u64) << POINTS_SHIFT);
+        contact_ints.push([
+            a & 0xffff_ffff,
+            a >> 32,
+            b & 0xffff_ffff,
+            b >> 32,
+            ffi(body_a.data()) ^ ffi(body_of(colliders, *collider_a).data()),
+            ffi(body_b.data()) ^ ffi(body_of(colliders, *collider_b).data()),
+            flags,
+        ]);
+        for p in points {
+            let ContactPointState {
+                point,
+                local_a,
+                local_b,
+                separation,
+                id,
+                normal_impulse,
+                tangent_impulse,
+            } = p;
+            point_reals.push([
+                point.x,
+                point.y,
+                local_a.x,
+                local_a.y,
+                local_b.x,
+                local_b.y,
+                *separation,
+                *normal_impulse,
+                *tangent_impulse,
+            ]);
+            point_ints.push([u64::from(id.a), u64::from(id.b)]);
+        }
+    }
+    contact_ints.write(packer);
+    packer.ints([points as u64]);
+    point_ints.write(packer);
+    contact_reals.write(packer);
+    point_reals.write(packer);
+}
+
+/// Reads `count` contacts, in the order [`write`] wrote them; their colliders
+/// are `colliders`.
+pub(crate) fn read(
+    unpacker: &mut Unpacker<'_>,
+    count: usize,
+    colliders: &SlotMap<ColliderKey, Collider>,
+) -> Result<Vec<Contact>, String> {
+    let contact_ints = IntRows::<CONTACT_INTS>::read(unpacker, count)?;
+    let mut total = unpacker.ints()?;
+    let points = total.next()?;
+    total.finish()?;
+    let points = usize::try_from(points)
+        .ok()
+        .filter(|&p| p <= 2 * count)
+        .ok_or_else(|| format!("{points} points for {count} contacts"))?;
+    let point_ints = IntRows::<POINT_INTS>::read(unpacker, points)?;
+    let contact_reals = RealRows::<CONTACT_REALS>::read(unpacker, count)?;
+    let point_reals = RealRows::<POINT_REALS>::read(unpacker, points)?;
+    let narrow = |v: u64| u32::try_from(v).map_err(|_| format!("a contact's number {v}"));
+    let key = |index: u64, version: u64| -> Result<KeyData, String> {
+        Ok(KeyData::from_ffi(u64::from(narrow(version)?) << 32 | u64::from(narrow(index)?)))
+    };
+    let mut contacts = Vec::with_capacity(count);
+    let mut j = 0;
+    for i in 0..count {
+        let [a_index, a_version, b_index, b_version, body_a, body_b, flags] = contact_ints.row(i);
+        let r = contact_reals.row(i);
+        let len = (flags >> POINTS_SHIFT) as usize;
+        if flags & !(SENSOR | TOUCHING) > 2 << POINTS_SHIFT || j + len > points {
+            return Err(format!("a contact with flags {flags:#x}"));
+        }
+        let (collider_a, collider_b) =
+            (ColliderKey::from(key(a_index, a_version)?), ColliderKey::from(key(b_index, b_version)?));
+        let body = |residual: u64, collider: ColliderKey| {
+            BodyKey::from(KeyData::from_ffi(residual ^ body_of(colliders, collider).data().as_ffi()))
+        };
+        let mut manifold = ArrayVec::new();
+        for _ in 0..len {
+            let [id_a, id_b] = point_ints.row(j);
+            let p = point_reals.row(j);
+            manifold.push(ContactPointState {
+                point: Point::new(p[0], p[1]),
+                local_a: Point::new(p[2], p[3]),
+                local_b: Point::new(p[4], p[5]),
+                separation: p[6],
+                id: FeatureId { a: narrow(id_a)?, b: narrow(id_b)? },
+                normal_impulse: p[7],
+                tangent_impulse: p[8],
+            });
+            j += 1;
+        }
+        contacts.push(Contact {
+            collider_a,
+            collider_b,
+            body_a: body(body_a, collider_a),
+            body_b: body(body_b, collider_b),
+            friction: r[0],
+            restitution: r[1],
+            sensor: flags & SENSOR != 0,
+            normal: Vec2::new(r[2], r[3]),
+            points: manifold,
+            touching: flags & TOUCHING != 0,
+            computed_in: ManifoldFrame {
+                normal: Vec2::new(r[4], r[5]),
+                relative_rotation: Rotation::new_unchecked(nalgebra::Complex { re: r[6], im: r[7] }),
+                separations: [r[8], r[9]],
+            },
+        });
+    }
+    if j != points {
+        return Err("points left over after the last contact".into());
+    }
+    Ok(contacts)
+}

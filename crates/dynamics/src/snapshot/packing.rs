@@ -1,0 +1,449 @@
+//! Columns of numbers written and read in bulk: the building blocks of a
+//! snapshot's payload.
+//!
+//! The payload is a run of columns, each a 4-byte little-endian length and
+//! that many bytes. A column holds one field of every record of a kind (every
+//! body's angular velocity, every contact's first collider), so that values
+//! alike sit side by side for the compressor, and is written by a loop over
+//! the records rather than a call per value:
+//!
+//! - **Integers** (keys, counts, flags) are the zigzag LEB128 varints of their
+//!   differences from the previous value of the column: a run of equal or
+//!   increasing keys becomes a run of small bytes.
+//! - **Reals** are a tag byte, then either one value (tag 0: every value of
+//!   the column is that one, bit for bit: a pyramid's masses, frictions and
+//!   damping) or the values split into byte planes (tag 1: the first byte of
+//!   every value, then the second, and so on), so that the repeating sign and
+//!   exponent bytes sit together, away from the noise of the low mantissa
+//!   bytes.
+//! - **Bytes** are written as they are.
+//!
+//! Reading checks every length against what is left, and every column must be
+//! read to its end: damaged bytes give an error, never a panic or an
+//! allocation larger than the payload.
+
+use lamina_geometry::Real;
+
+/// Bytes of a real.
+const REAL_BYTES: usize = std::mem::size_of::<Real>();
+
+/// A real column whose values are all one value.
+const CONSTANT: u8 = 0;
+/// A real column in byte planes.
+const PLANES: u8 = 1;
+
+/// Appends `value` as an LEB128 varint.
+#[inline]
+pub(crate) fn write_varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Reads an LEB128 varint from the front of `bytes`, advancing it.
+#[inline]
+pub(crate) fn read_varint(bytes: &mut &[u8]) -> Result<u64, &'static str> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let Some((&byte, rest)) = bytes.split_first() else {
+            return Err("a column ends inside a number");
+        };
+        *bytes = rest;
+        value |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return if shift == 63 && byte > 1 { Err("a number overflows 64 bits") } else { Ok(value) };
+        }
+    }
+    Err("a number overflows 64 bits")
+}
+
+/// Signed to unsigned, small magnitudes to small numbers: 0, −1, 1, −2, …
+#[inline]
+pub(crate) fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+/// The inverse of [`zigzag`].
+#[inline]
+pub(crate) fn unzigzag(value: u64) -> i64 {
+    (value >> 1) as i64 ^ -((value & 1) as i64)
+}
+
+/// Splits `values` of `N` bytes each into `N` planes appended to `out`: byte
+/// `k` of value `i` goes to `out[start + k * len + i]`.
+pub(crate) fn write_planes<const N: usize>(
+    out: &mut Vec<u8>,
+    values: impl ExactSizeIterator<Item = [u8; N]>,
+) {
+    let len = values.len();
+    let start = out.len();
+    out.resize(start + N * len, 0);
+    let mut planes: [&mut [u8]; N] = split_planes_mut(&mut out[start..], len);
+    for (i, bytes) in values.enumerate() {
+        for (plane, b) in planes.iter_mut().zip(bytes) {
+            plane[i] = b;
+        }
+    }
+}
+
+/// `bytes` (`N * len` of them) as `N` planes of `len`.
+fn split_planes_mut<const N: usize>(mut bytes: &mut [u8], len: usize) -> [&mut [u8]; N] {
+    std::array::from_fn(|_| {
+        let (plane, rest) = std::mem::take(&mut bytes).split_at_mut(len);
+        bytes = rest;
+        plane
+    })
+}
+
+/// Appends to `out` the values that `planes` holds in `N` byte planes (see
+/// [`write_planes`]); `planes.len()` must be a multiple of `N`.
+pub(crate) fn read_planes<const N: usize, T>(out: &mut Vec<T>, planes: &[u8], from_bytes: fn([u8; N]) -> T) {
+    let len = planes.len() / N;
+    let split: [&[u8]; N] = std::array::from_fn(|k| &planes[k * len..(k + 1) * len]);
+    out.extend((0..len).map(|i| from_bytes(std::array::from_fn(|k| split[k][i]))));
+}
+
+/// The payload being written: its columns so far.
+#[derive(Default)]
+pub(crate) struct Packer {
+    out: Vec<u8>,
+}
+
+impl Packer {
+    /// The payload.
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        self.out
+    }
+
+    /// Writes one column with `write`, after its length.
+    fn column(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        let at = self.out.len();
+        self.out.extend_from_slice(&[0; 4]);
+        write(&mut self.out);
+        let len = u32::try_from(self.out.len() - at - 4).expect("a column under 4 GiB");
+        self.out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+    }
+
+    /// A column of integers, each written as its difference from the last.
+    pub(crate) fn ints(&mut self, values: impl IntoIterator<Item = u64>) {
+        self.column(|out| {
+            let mut previous = 0u64;
+            for value in values {
+                write_varint(out, zigzag(value.wrapping_sub(previous) as i64));
+                previous = value;
+            }
+        });
+    }
+
+    /// A column of reals: one value if they are all one, bit for bit, else
+    /// their byte planes.
+    pub(crate) fn reals(&mut self, values: &[Real]) {
+        self.column(|out| match values.split_first() {
+            Some((first, rest)) if rest.iter().all(|v| v.to_bits() == first.to_bits()) => {
+                out.push(CONSTANT);
+                out.extend_from_slice(&first.to_le_bytes());
+            }
+            _ => {
+                out.push(PLANES);
+                write_planes(out, values.iter().map(|v| v.to_le_bytes()));
+            }
+        });
+    }
+
+    /// A column of bytes, as they are.
+    pub(crate) fn bytes(&mut self, bytes: &[u8]) {
+        self.column(|out| out.extend_from_slice(bytes));
+    }
+}
+
+/// The payload being read: the columns not read yet.
+pub(crate) struct Unpacker<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Unpacker<'a> {
+    pub(crate) fn new(payload: &'a [u8]) -> Self {
+        Unpacker { rest: payload }
+    }
+
+    /// The next column's bytes.
+    fn column(&mut self) -> Result<&'a [u8], String> {
+        let Some((len, rest)) = self.rest.split_first_chunk::<4>() else {
+            return Err("the payload ends before its last column".into());
+        };
+        let len = u32::from_le_bytes(*len) as usize;
+        if len > rest.len() {
+            return Err("a column is longer than the payload".into());
+        }
+        let (column, rest) = rest.split_at(len);
+        self.rest = rest;
+        Ok(column)
+    }
+
+    /// The next column, of integers.
+    pub(crate) fn ints(&mut self) -> Result<Ints<'a>, String> {
+        Ok(Ints { bytes: self.column()?, previous: 0 })
+    }
+
+    /// The next column, of `count` reals.
+    pub(crate) fn reals(&mut self, count: usize) -> Result<Vec<Real>, String> {
+        let column = self.column()?;
+        match column.split_first() {
+            Some((&CONSTANT, value)) if value.len() == REAL_BYTES => {
+                let value = Real::from_le_bytes(value.try_into().expect("the length was checked"));
+                Ok(vec![value; count])
+            }
+            Some((&PLANES, planes))
+                if planes.len() / REAL_BYTES == count && planes.len() % REAL_BYTES == 0 =>
+            {
+                let mut values = Vec::with_capacity(count);
+                read_planes(&mut values, planes, Real::from_le_bytes);
+                Ok(values)
+            }
+            _ => Err(format!("a column of reals does not hold {count} of them")),
+        }
+    }
+
+    /// The next column, of bytes.
+    pub(crate) fn bytes(&mut self) -> Result<&'a [u8], String> {
+        self.column()
+    }
+
+    /// Checks that every column was read.
+    pub(crate) fn finish(&self) -> Result<(), String> {
+        if self.rest.is_empty() { Ok(()) } else { Err("bytes after the last column".into()) }
+    }
+}
+
+/// A column of integers being read.
+pub(crate) struct Ints<'a> {
+    bytes: &'a [u8],
+    previous: u64,
+}
+
+impl Ints<'_> {
+    /// The next integer.
+    #[inline]
+    pub(crate) fn next(&mut self) -> Result<u64, String> {
+        let delta = unzigzag(read_varint(&mut self.bytes)?);
+        self.previous = self.previous.wrapping_add(delta as u64);
+        Ok(self.previous)
+    }
+
+    /// The next integer, which must fit a `u32`.
+    #[inline]
+    pub(crate) fn next_u32(&mut self) -> Result<u32, String> {
+        let value = self.next()?;
+        u32::try_from(value).map_err(|_| format!("{value} does not fit 32 bits"))
+    }
+
+    /// An upper bound on the integers left: each takes at least a byte.
+    pub(crate) fn left(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Checks that the column was read to its end.
+    pub(crate) fn finish(self) -> Result<(), String> {
+        if self.bytes.is_empty() {
+            Ok(())
+        } else {
+            Err("a column of integers is longer than its records".into())
+        }
+    }
+}
+
+/// `N` columns of reals filled a row at a time: row `i` holds the `N`
+/// fields of record `i`, column `k` field `k` of every record.
+pub(crate) struct RealRows<const N: usize> {
+    columns: [Vec<Real>; N],
+}
+
+impl<const N: usize> RealRows<N> {
+    /// Empty columns with room for `rows` rows.
+    pub(crate) fn with_capacity(rows: usize) -> Self {
+        RealRows { columns: std::array::from_fn(|_| Vec::with_capacity(rows)) }
+    }
+
+    /// Appends a row.
+    #[inline]
+    pub(crate) fn push(&mut self, row: [Real; N]) {
+        for (column, v) in self.columns.iter_mut().zip(row) {
+            column.push(v);
+        }
+    }
+
+    /// Row `i`.
+    #[inline]
+    pub(crate) fn row(&self, i: usize) -> [Real; N] {
+        std::array::from_fn(|k| self.columns[k][i])
+    }
+
+    /// Writes the columns one after another.
+    pub(crate) fn write(&self, packer: &mut Packer) {
+        for column in &self.columns {
+            packer.reals(column);
+        }
+    }
+
+    /// Reads `N` columns of `rows` reals each.
+    pub(crate) fn read(unpacker: &mut Unpacker<'_>, rows: usize) -> Result<Self, String> {
+        let mut columns: [Vec<Real>; N] = std::array::from_fn(|_| Vec::new());
+        for column in &mut columns {
+            *column = unpacker.reals(rows)?;
+        }
+        Ok(RealRows { columns })
+    }
+}
+
+/// `N` columns of integers filled a row at a time, as [`RealRows`].
+pub(crate) struct IntRows<const N: usize> {
+    columns: [Vec<u64>; N],
+}
+
+impl<const N: usize> IntRows<N> {
+    /// Empty columns with room for `rows` rows.
+    pub(crate) fn with_capacity(rows: usize) -> Self {
+        IntRows { columns: std::array::from_fn(|_| Vec::with_capacity(rows)) }
+    }
+
+    /// Appends a row.
+    #[inline]
+    pub(crate) fn push(&mut self, row: [u64; N]) {
+        for (column, v) in self.columns.iter_mut().zip(row) {
+            column.push(v);
+        }
+    }
+
+    /// Row `i`.
+    #[inline]
+    pub(crate) fn row(&self, i: usize) -> [u64; N] {
+        std::array::from_fn(|k| self.columns[k][i])
+    }
+
+    /// Writes the columns one after another.
+    pub(crate) fn write(&self, packer: &mut Packer) {
+        for column in &self.columns {
+            packer.ints(column.iter().copied());
+        }
+    }
+
+    /// Reads `N` columns of `rows` integers each, every one read to its end.
+    pub(crate) fn read(unpacker: &mut Unpacker<'_>, rows: usize) -> Result<Self, String> {
+        let mut columns: [Vec<u64>; N] = std::array::from_fn(|_| Vec::new());
+        for column in &mut columns {
+            let mut ints = unpacker.ints()?;
+            if ints.left() < rows {
+                return Err(format!("a column of integers holds fewer than {rows}"));
+            }
+            column.reserve_exact(rows);
+            for _ in 0..rows {
+                column.push(ints.next()?);
+            }
+            ints.finish()?;
+        }
+        Ok(IntRows { columns })
+    }
+}
+
+/// Keys written as two columns of integers, their slot indices and their
+/// versions, or read back from them.
+pub(crate) struct Keys<'a> {
+    indices: Ints<'a>,
+    versions: Ints<'a>,
+}
+
+impl<'a> Keys<'a> {
+    /// Writes `keys` (an iterator run twice).
+    pub(crate) fn write<K: slotmap::Key>(packer: &mut Packer, keys: impl Iterator<Item = K> + Clone) {
+        let ffi = |k: K| k.data().as_ffi();
+        packer.ints(keys.clone().map(|k| ffi(k) & 0xffff_ffff));
+        packer.ints(keys.map(|k| ffi(k) >> 32));
+    }
+
+    /// The next two columns, of keys.
+    pub(crate) fn read(unpacker: &mut Unpacker<'a>) -> Result<Self, String> {
+        Ok(Keys { indices: unpacker.ints()?, versions: unpacker.ints()? })
+    }
+
+    /// The next key.
+    #[inline]
+    pub(crate) fn next<K: slotmap::Key>(&mut self) -> Result<K, String> {
+        let (index, version) = (self.indices.next_u32()?, self.versions.next_u32()?);
+        Ok(K::from(slotmap::KeyData::from_ffi(u64::from(version) << 32 | u64::from(index))))
+    }
+
+    /// An upper bound on the keys left.
+    pub(crate) fn left(&self) -> usize {
+        self.indices.left()
+    }
+
+    /// Checks that both columns were read to their ends.
+    pub(crate) fn finish(self) -> Result<(), String> {
+        self.indices.finish()?;
+        self.versions.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Integers, reals (constant or not, NaN payloads and signed zeros
+    /// included) and bytes come back bit for bit.
+    #[test]
+    fn columns_come_back() {
+        let ints = [0, 5, 3, u64::MAX, 1 << 40, 7];
+        let reals = [1.5, -0.0, Real::from_bits(0x7fc0_0123), 3.25e-30, 0.0];
+        let constant = [-0.0; 9];
+        let mut packer = Packer::default();
+        packer.ints(ints);
+        packer.reals(&reals);
+        packer.reals(&constant);
+        packer.bytes(b"abc");
+        let bytes = packer.into_bytes();
+        let mut unpacker = Unpacker::new(&bytes);
+        let mut column = unpacker.ints().unwrap();
+        let read: Vec<u64> = (0..ints.len()).map(|_| column.next().unwrap()).collect();
+        assert_eq!(read, ints);
+        column.finish().unwrap();
+        let bits = |v: &[Real]| v.iter().map(|r| r.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&unpacker.reals(reals.len()).unwrap()), bits(&reals));
+        assert_eq!(bits(&unpacker.reals(constant.len()).unwrap()), bits(&constant));
+        assert_eq!(unpacker.bytes().unwrap(), b"abc");
+        unpacker.finish().unwrap();
+    }
+
+    /// Any byte changed and any length cut: an error or some values, never a
+    /// panic; a column of reals of the wrong count is refused.
+    #[test]
+    fn damaged_columns_never_panic() {
+        let mut packer = Packer::default();
+        packer.ints([3, 1, 4, 1, 5]);
+        packer.reals(&[2.0, 7.0, 1.0]);
+        let bytes = packer.into_bytes();
+        let read = |bytes: &[u8]| -> Result<(), String> {
+            let mut unpacker = Unpacker::new(bytes);
+            let mut ints = unpacker.ints()?;
+            for _ in 0..5 {
+                ints.next()?;
+            }
+            ints.finish()?;
+            unpacker.reals(3)?;
+            unpacker.finish()
+        };
+        read(&bytes).unwrap();
+        for i in 0..bytes.len() {
+            for bits in [0x01, 0x80, 0xff] {
+                let mut damaged = bytes.clone();
+                damaged[i] ^= bits;
+                let _ = read(&damaged);
+            }
+            assert!(read(&bytes[..i]).is_err());
+        }
+        let mut unpacker = Unpacker::new(&bytes);
+        unpacker.ints().unwrap();
+        assert!(unpacker.reals(4).is_err());
+    }
+}

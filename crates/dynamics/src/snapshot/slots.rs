@@ -1,0 +1,193 @@
+//! The layout of a slot map: which slots hold a value, every slot's version,
+//! and the order in which the free slots are handed out, so that a map read
+//! back gives the same keys as the original, to the values it holds and to
+//! the values inserted later.
+//!
+//! The values themselves are written elsewhere, in bulk and in slot order;
+//! this module writes the layout and rebuilds a map from a layout and values.
+
+use serde::Deserialize;
+use serde::de::IntoDeserializer;
+use serde::de::value::{Error as ValueError, MapDeserializer, SeqDeserializer};
+use slotmap::{Key, SlotMap};
+
+use super::packing::{Packer, Unpacker};
+
+/// A key's slot index and version.
+pub(crate) fn index_and_version<K: Key>(key: K) -> (u32, u32) {
+    let ffi = key.data().as_ffi();
+    (ffi as u32, (ffi >> 32) as u32)
+}
+
+/// A slot map's layout: the version of every slot after the first (which
+/// `slotmap` keeps empty), odd where a value lives and even where the slot is
+/// free, and the free slots, the next to be handed out first.
+pub(crate) struct Layout {
+    versions: Vec<u32>,
+    free: Vec<u32>,
+}
+
+impl Layout {
+    /// The layout of `map`. `slotmap` does not expose the order of its free
+    /// slots, so a copy of the map is filled with values made by `filler`
+    /// until it grows, which hands the free slots out in their order.
+    pub(crate) fn of<K: Key, V: Clone>(map: &SlotMap<K, V>, filler: impl Fn() -> V) -> Self {
+        let mut probe = map.clone();
+        let mut free = Vec::new();
+        let mut free_versions = Vec::new();
+        loop {
+            let (index, version) = index_and_version(probe.insert(filler()));
+            if version == 1 {
+                break; // a slot never used before: the free slots are exhausted
+            }
+            free.push(index);
+            free_versions.push(version - 1);
+        }
+        let top = map.keys().map(|k| index_and_version(k).0).chain(free.iter().copied()).max().unwrap_or(0);
+        let mut versions = vec![0; top as usize];
+        for key in map.keys() {
+            let (index, version) = index_and_version(key);
+            versions[index as usize - 1] = version;
+        }
+        for (&index, &version) in free.iter().zip(&free_versions) {
+            versions[index as usize - 1] = version;
+        }
+        Layout { versions, free }
+    }
+
+    /// Writes the layout: two columns of integers.
+    pub(crate) fn write(&self, packer: &mut Packer) {
+        packer.ints(self.versions.iter().map(|&v| u64::from(v)));
+        packer.ints(self.free.iter().map(|&i| u64::from(i)));
+    }
+
+    /// Reads a layout [`Layout::write`] wrote.
+    pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<Self, String> {
+        let read_all = |unpacker: &mut Unpacker<'_>| -> Result<Vec<u32>, String> {
+            let mut column = unpacker.ints()?;
+            let mut values = Vec::with_capacity(column.left());
+            while column.left() > 0 {
+                values.push(column.next_u32()?);
+            }
+            Ok(values)
+        };
+        let versions = read_all(unpacker)?;
+        let free = read_all(unpacker)?;
+        Ok(Layout { versions, free })
+    }
+
+    /// How many slots hold a value.
+    pub(crate) fn len(&self) -> usize {
+        self.versions.iter().filter(|&&v| v % 2 == 1).count()
+    }
+
+    /// The map of this layout holding `values`, in slot order. `filler`
+    /// makes throwaway values for the free slots.
+    ///
+    /// `slotmap` sets versions only as it reads a map through serde, so the
+    /// map is read first with every slot free, each a version short of the
+    /// value it will hold (two short for a free slot). It then hands its free
+    /// slots out from the last to the first: each gets its value, or a
+    /// filler, which brings its version to the written one. The fillers are
+    /// removed, last first, which frees their slots again with the written
+    /// versions, in the written order.
+    pub(crate) fn rebuild<K, V>(
+        &self,
+        mut values: Vec<V>,
+        filler: impl Fn() -> V,
+    ) -> Result<SlotMap<K, V>, String>
+    where
+        K: Key,
+        V: for<'de> Deserialize<'de>,
+    {
+        let n = self.versions.len();
+        if n >= u32::MAX as usize - 1 || values.len() != self.len() {
+            return Err("the values do not fill their map".into());
+        }
+        let mut listed = vec![false; n];
+        for &index in &self.free {
+            let slot = (index as usize).wrapping_sub(1);
+            match self.versions.get(slot) {
+                Some(version)
+                    if version % 2 == 0 && *version >= 2 && !std::mem::replace(&mut listed[slot], true) => {}
+                _ => return Err(format!("free slot {index} is in use, listed twice or missing")),
+            }
+        }
+        if self.free.len() + values.len() != n {
+            return Err("a free slot is not listed".into());
+        }
+        let vacant =
+            std::iter::once(0).chain(self.versions.iter().map(|&v| if v % 2 == 1 { v - 1 } else { v - 2 }));
+        let slots = SeqDeserializer::<_, ValueError>::new(vacant.map(VacantSlot));
+        let mut map = SlotMap::<K, V>::deserialize(slots).map_err(|e| e.to_string())?;
+        let mut fillers = vec![K::null(); n];
+        for slot in (0..n).rev() {
+            if self.versions[slot] % 2 == 1 {
+                map.insert(values.pop().expect("one value per occupied slot"));
+            } else {
+                fillers[slot] = map.insert(filler());
+            }
+        }
+        for &index in self.free.iter().rev() {
+            map.remove(fillers[index as usize - 1]);
+        }
+        Ok(map)
+    }
+}
+
+/// A free slot of the given version, as `slotmap` reads one through serde
+/// (its value is left out, which serde reads as none).
+struct VacantSlot(u32);
+
+impl<'de> IntoDeserializer<'de, ValueError> for VacantSlot {
+    type Deserializer = MapDeserializer<'de, std::iter::Once<(&'static str, u32)>, ValueError>;
+
+    fn into_deserializer(self) -> Self::Deserializer {
+        MapDeserializer::new(std::iter::once(("version", self.0)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BodyKey;
+
+    /// A map with values removed here and there, and slots reused, comes back
+    /// with the same keys, values and free slots in the same order.
+    #[test]
+    fn a_rebuilt_map_hands_out_the_same_keys() {
+        let mut map = SlotMap::<BodyKey, u32>::with_key();
+        let keys: Vec<_> = (0..20).map(|i| map.insert(i)).collect();
+        for &i in &[3, 17, 5, 11, 19] {
+            map.remove(keys[i]);
+        }
+        let reused = map.insert(100);
+        map.remove(keys[8]);
+        map.remove(reused);
+        let layout = Layout::of(&map, || 0);
+        let mut packer = Packer::default();
+        layout.write(&mut packer);
+        let bytes = packer.into_bytes();
+        let read = Layout::read(&mut Unpacker::new(&bytes)).unwrap();
+        let mut copy: SlotMap<BodyKey, u32> = read.rebuild(map.values().copied().collect(), || 0).unwrap();
+        assert!(map.iter().eq(copy.iter()));
+        for i in 0..10 {
+            assert_eq!(map.insert(i), copy.insert(i));
+        }
+    }
+
+    /// Layouts that do not fit their values are refused.
+    #[test]
+    fn a_layout_that_does_not_fit_is_refused() {
+        let fit = |versions: Vec<u32>, free: Vec<u32>, values: usize| {
+            Layout { versions, free }.rebuild::<BodyKey, u32>(vec![0; values], || 0).is_ok()
+        };
+        assert!(fit(vec![1, 2, 3], vec![2], 2));
+        assert!(!fit(vec![1, 2, 3], vec![2], 1), "too few values");
+        assert!(!fit(vec![1, 2, 3], vec![], 2), "a free slot not listed");
+        assert!(!fit(vec![1, 2, 3], vec![2, 2], 2), "a free slot listed twice");
+        assert!(!fit(vec![1, 2, 3], vec![1], 2), "an occupied slot listed as free");
+        assert!(!fit(vec![1, 0, 3], vec![2], 2), "a free slot never used");
+        assert!(!fit(vec![1, 2, 3], vec![0], 2), "no slot 0");
+    }
+}
