@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 
 use super::packing::{IntRows, Keys, Packer, RealRows, Unpacker};
 use crate::body::Body;
-use crate::{BodyKey, BodyKind};
+use crate::{BodyKey, BodyKind, ColliderKey, ContactKey, JointKey};
 
 /// Reals per body: pose (4), centre-of-mass residual (2), local centre (2),
 /// velocities (3), masses and inertias (4), damping (2), gravity scale,
@@ -159,29 +159,90 @@ fn row(body: &Body) -> ([Real; REALS], [u64; INTS]) {
     (reals, ints)
 }
 
-/// Reads `count` bodies, in the order [`write`] wrote them.
-pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Vec<Body>, String> {
-    let reals = RealRows::<REALS>::read(unpacker, count)?;
-    let ints = IntRows::<INTS>::read(unpacker, count)?;
-    let mut collider_keys = Keys::read(unpacker)?;
-    let mut contact_keys = Keys::read(unpacker)?;
-    let mut joint_keys = Keys::read(unpacker)?;
-    let mut bodies = Vec::with_capacity(count);
-    for i in 0..count {
-        let [kind, flags, user_data, solver_index, island, colliders, contacts, joints] = ints.row(i);
-        let r = reals.row(i);
-        if flags >= 2 * BOUNDS_STALE {
-            return Err(format!("a body with flags {flags:#x}"));
+/// The bodies read back, built one at a time by [`BodiesIn::body`].
+pub(crate) struct BodiesIn {
+    kinds: Vec<BodyKind>,
+    reals: RealRows<REALS>,
+    ints: IntRows<INTS>,
+    colliders: Lists<ColliderKey>,
+    contacts: Lists<ContactKey>,
+    joints: Lists<JointKey>,
+}
+
+/// Every body's list of keys of one kind, end to end.
+struct Lists<K> {
+    keys: Vec<K>,
+    /// Body `i`'s keys are `keys[starts[i]..starts[i + 1]]`.
+    starts: Vec<usize>,
+}
+
+impl<K: slotmap::Key> Lists<K> {
+    /// Reads the keys, and splits them by the lengths in column `column` of `ints`.
+    fn read(
+        unpacker: &mut Unpacker<'_>,
+        ints: &IntRows<INTS>,
+        column: usize,
+        count: usize,
+    ) -> Result<Self, String> {
+        let keys: Vec<K> = Keys::read_all(unpacker)?;
+        let mut starts = Vec::with_capacity(count + 1);
+        let mut end = 0usize;
+        starts.push(end);
+        for i in 0..count {
+            let len = usize::try_from(ints.row(i)[column]).unwrap_or(usize::MAX);
+            end = end
+                .checked_add(len)
+                .filter(|&e| e <= keys.len())
+                .ok_or("a body lists more keys than written")?;
+            starts.push(end);
         }
-        let narrow = |v: u64| u32::try_from(v).map_err(|_| format!("a body's index of {v}"));
+        if end != keys.len() {
+            return Err("keys left over after the last body".into());
+        }
+        Ok(Lists { keys, starts })
+    }
+
+    /// Body `i`'s keys.
+    fn of<C: FromIterator<K>>(&self, i: usize) -> C {
+        self.keys[self.starts[i]..self.starts[i + 1]].iter().copied().collect()
+    }
+}
+
+impl BodiesIn {
+    /// Reads `count` bodies, in the order [`write`] wrote them, and checks
+    /// every number that is not a real.
+    pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Self, String> {
+        let reals = RealRows::<REALS>::read(unpacker, count)?;
+        let ints = IntRows::<INTS>::read(unpacker, count)?;
+        let mut kinds = Vec::with_capacity(count);
+        for i in 0..count {
+            let [kind, flags, _, solver_index, island, ..] = ints.row(i);
+            kinds.push(kind_of(kind)?);
+            if flags >= 2 * BOUNDS_STALE {
+                return Err(format!("a body with flags {flags:#x}"));
+            }
+            if u32::try_from(solver_index).is_err() || u32::try_from(island).is_err() {
+                return Err("a body's solver index or island out of range".into());
+            }
+        }
+        let colliders = Lists::read(unpacker, &ints, 5, count)?;
+        let contacts = Lists::read(unpacker, &ints, 6, count)?;
+        let joints = Lists::read(unpacker, &ints, 7, count)?;
+        Ok(BodiesIn { kinds, reals, ints, colliders, contacts, joints })
+    }
+
+    /// Body `i`.
+    pub(crate) fn body(&self, i: usize) -> Body {
+        let [_, flags, user_data, solver_index, island, ..] = self.ints.row(i);
+        let r = self.reals.row(i);
         let pose = Isometry::from_parts(
             Vec2::new(r[0], r[1]).into(),
             Rotation::new_unchecked(nalgebra::Complex { re: r[2], im: r[3] }),
         );
         let local_center = Point::new(r[6], r[7]);
         let predicted = pose * local_center;
-        bodies.push(Body {
-            kind: kind_of(kind)?,
+        Body {
+            kind: self.kinds[i],
             pose,
             center: Point::new(unflip(predicted.x, r[4]), unflip(predicted.y, r[5])),
             local_center,
@@ -199,9 +260,9 @@ pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Vec<Body
             user_data,
             force: Vec2::new(r[18], r[19]),
             torque: r[20],
-            colliders: list::<_, SmallVec<_>>(&mut collider_keys, colliders)?,
-            contacts: list(&mut contact_keys, contacts)?,
-            joints: list(&mut joint_keys, joints)?,
+            colliders: self.colliders.of::<SmallVec<_>>(i),
+            contacts: self.contacts.of(i),
+            joints: self.joints.of(i),
             extent: r[21],
             min_extent: r[22],
             bullet: flags & BULLET != 0,
@@ -209,18 +270,8 @@ pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Vec<Body
             sleep_time: r[23],
             wake_requested: flags & WAKE_REQUESTED != 0,
             bounds_stale: flags & BOUNDS_STALE != 0,
-            solver_index: narrow(solver_index)?,
-            island: narrow(island)?,
-        });
+            solver_index: solver_index as u32, // in range: checked by `read`
+            island: island as u32,
+        }
     }
-    collider_keys.finish()?;
-    contact_keys.finish()?;
-    joint_keys.finish()?;
-    Ok(bodies)
-}
-
-/// The next `len` keys of `keys`.
-fn list<K: slotmap::Key, C: FromIterator<K>>(keys: &mut Keys<'_>, len: u64) -> Result<C, String> {
-    let len = usize::try_from(len).ok().filter(|&n| n <= keys.left()).ok_or("a list longer than its keys")?;
-    (0..len).map(|_| keys.next()).collect()
 }

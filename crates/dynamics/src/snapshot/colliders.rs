@@ -141,37 +141,62 @@ fn row(
     (reals, ints)
 }
 
-/// Reads `count` colliders, in the order [`write`] wrote them, taking their
-/// shapes from `shapes` where they changed; with each one the residual of its
-/// bounds, which [`restore_bounds`] applies once the bodies are in place.
-pub(crate) fn read(
-    unpacker: &mut Unpacker<'_>,
-    count: usize,
+/// The colliders read back, built one at a time by [`CollidersIn::collider`],
+/// with the residuals of their bounds, which [`restore_bounds`] applies once
+/// the bodies are in place.
+pub(crate) struct CollidersIn {
+    reals: RealRows<REALS>,
+    ints: IntRows<INTS>,
     shapes: Vec<Shape>,
-) -> Result<(Vec<Collider>, Vec<[Real; 4]>), String> {
-    let reals = RealRows::<REALS>::read(unpacker, count)?;
-    let ints = IntRows::<INTS>::read(unpacker, count)?;
-    let mut shapes = shapes.into_iter();
-    let mut colliders: Vec<Collider> = Vec::with_capacity(count);
-    let mut bounds = Vec::with_capacity(count);
-    for i in 0..count {
-        let [index, version, category, mask, group, flags, user_data] = ints.row(i);
-        let r = reals.row(i);
-        if flags >= 2 * NEW_SHAPE {
-            return Err(format!("a collider with flags {flags:#x}"));
+    /// Per collider, its shape's index in `shapes`.
+    shape_of: Vec<usize>,
+}
+
+impl CollidersIn {
+    /// Reads `count` colliders, in the order [`write`] wrote them, taking
+    /// their shapes from `shapes` where they changed, and checks every number
+    /// that is not a real.
+    pub(crate) fn read(
+        unpacker: &mut Unpacker<'_>,
+        count: usize,
+        shapes: Vec<Shape>,
+    ) -> Result<Self, String> {
+        let reals = RealRows::<REALS>::read(unpacker, count)?;
+        let ints = IntRows::<INTS>::read(unpacker, count)?;
+        let mut shape_of = Vec::with_capacity(count);
+        let mut next_shape = 0;
+        for i in 0..count {
+            let [index, version, category, mask, group, flags, _] = ints.row(i);
+            if flags >= 2 * NEW_SHAPE {
+                return Err(format!("a collider with flags {flags:#x}"));
+            }
+            if flags & NEW_SHAPE != 0 {
+                next_shape += 1;
+            }
+            if next_shape == 0 || next_shape > shapes.len() {
+                return Err("the colliders' shapes do not match the shapes written".into());
+            }
+            shape_of.push(next_shape - 1);
+            let fits_u32 = [index, version, category, mask].iter().all(|&v| u32::try_from(v).is_ok());
+            if !fits_u32 || i32::try_from(group as i64).is_err() {
+                return Err("a collider's key or filter out of range".into());
+            }
         }
-        let shape = if flags & NEW_SHAPE != 0 {
-            shapes.next().ok_or("fewer shapes than colliders that need one")?
-        } else {
-            colliders.last().ok_or("the first collider has no shape")?.shape.clone()
-        };
-        let narrow = |v: u64| u32::try_from(v).map_err(|_| format!("a collider's number {v}"));
-        let group =
-            i32::try_from(group as i64).map_err(|_| format!("a collision group of {}", group as i64))?;
-        let key = slotmap::KeyData::from_ffi(u64::from(narrow(version)?) << 32 | u64::from(narrow(index)?));
-        colliders.push(Collider {
-            body: BodyKey::from(key),
-            shape,
+        if next_shape != shapes.len() {
+            return Err("more shapes than colliders that need one".into());
+        }
+        Ok(CollidersIn { reals, ints, shapes, shape_of })
+    }
+
+    /// Collider `i`, with its bounds and broad-phase box not yet set.
+    pub(crate) fn collider(&self, i: usize) -> Collider {
+        // All in range: checked by `read`.
+        let [index, version, category, mask, group, flags, user_data] = self.ints.row(i);
+        let r = self.reals.row(i);
+        let body = slotmap::KeyData::from_ffi(version << 32 | index);
+        Collider {
+            body: BodyKey::from(body),
+            shape: self.shapes[self.shape_of[i]].clone(),
             local_pose: Isometry::from_parts(
                 Vec2::new(r[0], r[1]).into(),
                 Rotation::new_unchecked(nalgebra::Complex { re: r[2], im: r[3] }),
@@ -179,26 +204,32 @@ pub(crate) fn read(
             density: r[4],
             friction: r[5],
             restitution: r[6],
-            filter: CollisionFilter { category: narrow(category)?, mask: narrow(mask)?, group },
+            filter: CollisionFilter {
+                category: category as u32,
+                mask: mask as u32,
+                group: group as i64 as i32,
+            },
             sensor: flags & SENSOR != 0,
             user_data,
             aabb: super::unset_bounds(),
             proxy_box: super::unset_bounds(),
-        });
-        bounds.push([r[7], r[8], r[9], r[10]]);
+        }
     }
-    if shapes.next().is_some() {
-        return Err("more shapes than colliders that need one".into());
+
+    /// The residual of collider `i`'s bounds.
+    fn bounds(&self, i: usize) -> [Real; 4] {
+        let r = self.reals.row(i);
+        [r[7], r[8], r[9], r[10]]
     }
-    Ok((colliders, bounds))
 }
 
 /// Rebuilds the bounds of the colliders of `world`, whose keys and poses are
-/// checked already, from their residuals `bounds`, and takes their
+/// checked already, from the residuals `read` holds, and takes their
 /// broad-phase boxes back from the broad phase.
-pub(crate) fn restore_bounds(world: &mut World, bounds: &[[Real; 4]]) -> Result<(), String> {
+pub(crate) fn restore_bounds(world: &mut World, read: &CollidersIn) -> Result<(), String> {
     let margin = world.settings.speculative_distance;
-    for ((key, c), r) in world.colliders.iter_mut().zip(bounds) {
+    for (i, (key, c)) in world.colliders.iter_mut().enumerate() {
+        let r = read.bounds(i);
         let p = crate::finalize::contact_bounds(c, &world.bodies[c.body].pose, margin);
         c.aabb = Aabb::new(
             Point::new(unflip(p.mins.x, r[0]), unflip(p.mins.y, r[1])),

@@ -9,7 +9,6 @@
 //! bits that differ from those (zero, always, but for a damaged state), so
 //! that they cost nothing once compressed and come back exact either way.
 
-use arrayvec::ArrayVec;
 use lamina_geometry::{Point, Rotation, Vec2};
 use lamina_narrowphase::FeatureId;
 use slotmap::{Key, KeyData, SlotMap};
@@ -127,58 +126,80 @@ pub(crate) fn write(
     point_reals.write(packer);
 }
 
-/// Reads `count` contacts, in the order [`write`] wrote them; their colliders
-/// are `colliders`.
-pub(crate) fn read(
-    unpacker: &mut Unpacker<'_>,
-    count: usize,
-    colliders: &SlotMap<ColliderKey, Collider>,
-) -> Result<Vec<Contact>, String> {
-    let contact_ints = IntRows::<CONTACT_INTS>::read(unpacker, count)?;
-    let mut total = unpacker.ints()?;
-    let points = total.next()?;
-    total.finish()?;
-    let points = usize::try_from(points)
-        .ok()
-        .filter(|&p| p <= 2 * count)
-        .ok_or_else(|| format!("{points} points for {count} contacts"))?;
-    let point_ints = IntRows::<POINT_INTS>::read(unpacker, points)?;
-    let contact_reals = RealRows::<CONTACT_REALS>::read(unpacker, count)?;
-    let point_reals = RealRows::<POINT_REALS>::read(unpacker, points)?;
-    let narrow = |v: u64| u32::try_from(v).map_err(|_| format!("a contact's number {v}"));
-    let key = |index: u64, version: u64| -> Result<KeyData, String> {
-        Ok(KeyData::from_ffi(u64::from(narrow(version)?) << 32 | u64::from(narrow(index)?)))
-    };
-    let mut contacts = Vec::with_capacity(count);
-    let mut j = 0;
-    for i in 0..count {
-        let [a_index, a_version, b_index, b_version, body_a, body_b, flags] = contact_ints.row(i);
-        let r = contact_reals.row(i);
-        let len = (flags >> POINTS_SHIFT) as usize;
-        if flags & !(SENSOR | TOUCHING) > 2 << POINTS_SHIFT || j + len > points {
-            return Err(format!("a contact with flags {flags:#x}"));
+/// The contacts read back, built one at a time by [`ContactsIn::contact`].
+pub(crate) struct ContactsIn {
+    contact_ints: IntRows<CONTACT_INTS>,
+    contact_reals: RealRows<CONTACT_REALS>,
+    point_ints: IntRows<POINT_INTS>,
+    point_reals: RealRows<POINT_REALS>,
+    /// Contact `i`'s points are `starts[i]..starts[i + 1]`.
+    starts: Vec<usize>,
+}
+
+impl ContactsIn {
+    /// Reads `count` contacts, in the order [`write`] wrote them, and checks
+    /// every number that is not a real.
+    pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Self, String> {
+        let contact_ints = IntRows::<CONTACT_INTS>::read(unpacker, count)?;
+        let mut total = unpacker.ints()?;
+        let points = total.next()?;
+        total.finish()?;
+        let points = usize::try_from(points)
+            .ok()
+            .filter(|&p| p <= 2 * count)
+            .ok_or_else(|| format!("{points} points for {count} contacts"))?;
+        let point_ints = IntRows::<POINT_INTS>::read(unpacker, points)?;
+        let contact_reals = RealRows::<CONTACT_REALS>::read(unpacker, count)?;
+        let point_reals = RealRows::<POINT_REALS>::read(unpacker, points)?;
+        let mut starts = Vec::with_capacity(count + 1);
+        starts.push(0);
+        for i in 0..count {
+            let [a_index, a_version, b_index, b_version, _, _, flags] = contact_ints.row(i);
+            let len = (flags >> POINTS_SHIFT) as usize;
+            let end = starts[i] + len;
+            if flags & !(SENSOR | TOUCHING) > 2 << POINTS_SHIFT || end > points {
+                return Err(format!("a contact with flags {flags:#x}"));
+            }
+            if ![a_index, a_version, b_index, b_version].iter().all(|&v| u32::try_from(v).is_ok()) {
+                return Err("a contact's collider key out of range".into());
+            }
+            starts.push(end);
         }
-        let (collider_a, collider_b) =
-            (ColliderKey::from(key(a_index, a_version)?), ColliderKey::from(key(b_index, b_version)?));
+        if starts[count] != points {
+            return Err("points left over after the last contact".into());
+        }
+        if !(0..points).all(|j| point_ints.row(j).iter().all(|&id| u32::try_from(id).is_ok())) {
+            return Err("a feature id out of range".into());
+        }
+        Ok(ContactsIn { contact_ints, contact_reals, point_ints, point_reals, starts })
+    }
+
+    /// Contact `i`, whose colliders are in `colliders`.
+    pub(crate) fn contact(&self, i: usize, colliders: &SlotMap<ColliderKey, Collider>) -> Contact {
+        // All in range: checked by `read`.
+        let [a_index, a_version, b_index, b_version, body_a, body_b, flags] = self.contact_ints.row(i);
+        let r = self.contact_reals.row(i);
+        let collider_a = ColliderKey::from(KeyData::from_ffi(a_version << 32 | a_index));
+        let collider_b = ColliderKey::from(KeyData::from_ffi(b_version << 32 | b_index));
         let body = |residual: u64, collider: ColliderKey| {
             BodyKey::from(KeyData::from_ffi(residual ^ body_of(colliders, collider).data().as_ffi()))
         };
-        let mut manifold = ArrayVec::new();
-        for _ in 0..len {
-            let [id_a, id_b] = point_ints.row(j);
-            let p = point_reals.row(j);
-            manifold.push(ContactPointState {
-                point: Point::new(p[0], p[1]),
-                local_a: Point::new(p[2], p[3]),
-                local_b: Point::new(p[4], p[5]),
-                separation: p[6],
-                id: FeatureId { a: narrow(id_a)?, b: narrow(id_b)? },
-                normal_impulse: p[7],
-                tangent_impulse: p[8],
-            });
-            j += 1;
-        }
-        contacts.push(Contact {
+        let points = (self.starts[i]..self.starts[i + 1])
+            .map(|j| {
+                let [id_a, id_b] = self.point_ints.row(j);
+                let p = self.point_reals.row(j);
+                ContactPointState {
+                    point: Point::new(p[0], p[1]),
+                    local_a: Point::new(p[2], p[3]),
+                    local_b: Point::new(p[4], p[5]),
+                    separation: p[6],
+                    id: FeatureId { a: id_a as u32, b: id_b as u32 },
+                    normal_impulse: p[7],
+                    tangent_impulse: p[8],
+                }
+            })
+            .collect();
+        Contact {
             collider_a,
             collider_b,
             body_a: body(body_a, collider_a),
@@ -187,17 +208,13 @@ pub(crate) fn read(
             restitution: r[1],
             sensor: flags & SENSOR != 0,
             normal: Vec2::new(r[2], r[3]),
-            points: manifold,
+            points,
             touching: flags & TOUCHING != 0,
             computed_in: ManifoldFrame {
                 normal: Vec2::new(r[4], r[5]),
                 relative_rotation: Rotation::new_unchecked(nalgebra::Complex { re: r[6], im: r[7] }),
                 separations: [r[8], r[9]],
             },
-        });
+        }
     }
-    if j != points {
-        return Err("points left over after the last contact".into());
-    }
-    Ok(contacts)
 }

@@ -64,6 +64,9 @@ use crate::contact::{Contact, ContactEvent, ContactHitEvent, SensorEvent};
 use crate::island::Islands;
 use crate::joint::Joint;
 use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings};
+use bodies::BodiesIn;
+use colliders::CollidersIn;
+use contacts::ContactsIn;
 use packing::{Packer, Unpacker};
 use slots::Layout;
 
@@ -184,6 +187,21 @@ struct RestIn {
     hit_events: Vec<ContactHitEvent>,
 }
 
+/// Hands out `values` by index, each once, for [`Layout::rebuild`] of
+/// `layout`; refused unless they are as many as its occupied slots.
+fn each<V>(
+    values: Vec<V>,
+    layout: &Layout,
+    what: &'static str,
+) -> Result<impl FnMut(usize) -> Result<V, SnapshotError>, SnapshotError> {
+    let unfit = move || SnapshotError::Inconsistent(format!("the {what} do not fill their map"));
+    if values.len() != layout.len() {
+        return Err(unfit());
+    }
+    let mut values: Vec<Option<V>> = values.into_iter().map(Some).collect();
+    Ok(move |i: usize| values.get_mut(i).and_then(Option::take).ok_or_else(unfit))
+}
+
 /// Throwaway values for filling slot maps' free slots.
 fn filler_body() -> Body {
     Body::from_desc(&BodyDesc::fixed())
@@ -262,18 +280,18 @@ impl World {
         let mut layout = || Layout::read(unpacker).map_err(Malformed);
         let (body_layout, collider_layout, joint_layout) = (layout()?, layout()?, layout()?);
         let (chain_layout, contact_layout) = (layout()?, layout()?);
-        let bodies = bodies::read(unpacker, body_layout.len()).map_err(Malformed)?;
-        let (colliders, bounds) =
-            colliders::read(unpacker, collider_layout.len(), rest.shapes).map_err(Malformed)?;
+        let bodies = BodiesIn::read(unpacker, body_layout.len()).map_err(Malformed)?;
+        let colliders = CollidersIn::read(unpacker, collider_layout.len(), rest.shapes).map_err(Malformed)?;
+        let contacts = ContactsIn::read(unpacker, contact_layout.len()).map_err(Malformed)?;
+        unpacker.finish().map_err(Malformed)?;
         let mut world = World::try_new(rest.settings)
             .map_err(|e| Inconsistent(format!("the settings are out of range: {e}")))?;
-        world.bodies = body_layout.rebuild(bodies, filler_body).map_err(Inconsistent)?;
-        world.colliders = collider_layout.rebuild(colliders, filler_collider).map_err(Inconsistent)?;
-        world.joints = joint_layout.rebuild(rest.joints, filler_joint).map_err(Inconsistent)?;
-        world.chains = chain_layout.rebuild(rest.chains, filler_chain).map_err(Inconsistent)?;
-        let contacts = contacts::read(unpacker, contact_layout.len(), &world.colliders).map_err(Malformed)?;
-        unpacker.finish().map_err(Malformed)?;
-        world.contacts = contact_layout.rebuild(contacts, filler_contact).map_err(Inconsistent)?;
+        world.bodies = body_layout.rebuild(filler_body, |i| Ok(bodies.body(i)))?;
+        world.colliders = collider_layout.rebuild(filler_collider, |i| Ok(colliders.collider(i)))?;
+        world.joints = joint_layout.rebuild(filler_joint, each(rest.joints, &joint_layout, "joints")?)?;
+        world.chains = chain_layout.rebuild(filler_chain, each(rest.chains, &chain_layout, "chains")?)?;
+        world.contacts =
+            contact_layout.rebuild(filler_contact, |i| Ok(contacts.contact(i, &world.colliders)))?;
         world.broad_phase = rest.broad_phase;
         world.immovable_index = rest.immovable_index;
         world.islands = rest.islands;
@@ -285,7 +303,7 @@ impl World {
         world.contact_of_pair =
             world.contacts.iter().map(|(k, c)| ((c.collider_a, c.collider_b), k)).collect();
         world.check_restored().map_err(Inconsistent)?;
-        colliders::restore_bounds(&mut world, &bounds).map_err(Inconsistent)?;
+        colliders::restore_bounds(&mut world, &colliders).map_err(Inconsistent)?;
         Ok(world)
     }
 

@@ -363,26 +363,26 @@ impl<'a> Keys<'a> {
     }
 
     /// The next two columns, of keys.
-    pub(crate) fn read(unpacker: &mut Unpacker<'a>) -> Result<Self, String> {
+    fn read(unpacker: &mut Unpacker<'a>) -> Result<Self, String> {
         Ok(Keys { indices: unpacker.ints()?, versions: unpacker.ints()? })
     }
 
     /// The next key.
     #[inline]
-    pub(crate) fn next<K: slotmap::Key>(&mut self) -> Result<K, String> {
+    fn next<K: slotmap::Key>(&mut self) -> Result<K, String> {
         let (index, version) = (self.indices.next_u32()?, self.versions.next_u32()?);
         Ok(K::from(slotmap::KeyData::from_ffi(u64::from(version) << 32 | u64::from(index))))
     }
 
-    /// An upper bound on the keys left.
-    pub(crate) fn left(&self) -> usize {
-        self.indices.left()
-    }
-
-    /// Checks that both columns were read to their ends.
-    pub(crate) fn finish(self) -> Result<(), String> {
-        self.indices.finish()?;
-        self.versions.finish()
+    /// Every key of the next two columns.
+    pub(crate) fn read_all<K: slotmap::Key>(unpacker: &mut Unpacker<'a>) -> Result<Vec<K>, String> {
+        let mut keys = Keys::read(unpacker)?;
+        let mut all = Vec::with_capacity(keys.indices.left());
+        while keys.indices.left() > 0 {
+            all.push(keys.next()?);
+        }
+        keys.versions.finish()?;
+        Ok(all)
     }
 }
 

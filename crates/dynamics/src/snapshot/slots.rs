@@ -11,6 +11,7 @@ use serde::de::IntoDeserializer;
 use serde::de::value::{Error as ValueError, MapDeserializer, SeqDeserializer};
 use slotmap::{Key, SlotMap};
 
+use super::SnapshotError;
 use super::packing::{Packer, Unpacker};
 
 /// A key's slot index and version.
@@ -81,28 +82,62 @@ impl Layout {
         self.versions.iter().filter(|&&v| v % 2 == 1).count()
     }
 
-    /// The map of this layout holding `values`, in slot order. `filler`
-    /// makes throwaway values for the free slots.
+    /// The map of this layout whose occupied slots hold `value(0)`,
+    /// `value(1)`, … in slot order (`value` is called once for each, in an
+    /// order of its own). `filler` makes throwaway values for the free slots.
     ///
-    /// `slotmap` sets versions only as it reads a map through serde, so the
-    /// map is read first with every slot free, each a version short of the
-    /// value it will hold (two short for a free slot). It then hands its free
-    /// slots out from the last to the first: each gets its value, or a
-    /// filler, which brings its version to the written one. The fillers are
-    /// removed, last first, which frees their slots again with the written
-    /// versions, in the written order.
+    /// `slotmap` sets a version other than 1 only as it reads a map through
+    /// serde, so the slots up to the last one with another version (reused or
+    /// free) are read first, every one free and a version short of the value
+    /// it will hold (two short for a free slot). The map hands those out from
+    /// the last to the first: each gets its value, or a filler, which brings
+    /// its version to the written one. The slots after them, never reused,
+    /// are made by plain insertion, in order. The fillers are removed at the
+    /// end, last first, which frees their slots with the written versions, in
+    /// the written order.
     pub(crate) fn rebuild<K, V>(
         &self,
-        mut values: Vec<V>,
         filler: impl Fn() -> V,
-    ) -> Result<SlotMap<K, V>, String>
+        mut value: impl FnMut(usize) -> Result<V, SnapshotError>,
+    ) -> Result<SlotMap<K, V>, SnapshotError>
     where
         K: Key,
         V: for<'de> Deserialize<'de>,
     {
+        self.check().map_err(SnapshotError::Inconsistent)?;
         let n = self.versions.len();
-        if n >= u32::MAX as usize - 1 || values.len() != self.len() {
-            return Err("the values do not fill their map".into());
+        let reused = self.versions.iter().rposition(|&v| v != 1).map_or(0, |slot| slot + 1);
+        let vacant = std::iter::once(0)
+            .chain(self.versions[..reused].iter().map(|&v| if v % 2 == 1 { v - 1 } else { v - 2 }));
+        let slots = SeqDeserializer::<_, ValueError>::new(vacant.map(VacantSlot));
+        let mut map =
+            SlotMap::<K, V>::deserialize(slots).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
+        map.reserve(n);
+        let mut next = self.versions[..reused].iter().filter(|&&v| v % 2 == 1).count();
+        let first_new = next;
+        let mut fillers = vec![K::null(); reused];
+        for slot in (0..reused).rev() {
+            if self.versions[slot] % 2 == 1 {
+                next -= 1;
+                map.insert(value(next)?);
+            } else {
+                fillers[slot] = map.insert(filler());
+            }
+        }
+        for i in first_new..first_new + (n - reused) {
+            map.insert(value(i)?);
+        }
+        for &index in self.free.iter().rev() {
+            map.remove(fillers[index as usize - 1]);
+        }
+        Ok(map)
+    }
+
+    /// That every free slot is listed once, and only free slots are.
+    fn check(&self) -> Result<(), String> {
+        let n = self.versions.len();
+        if n >= u32::MAX as usize - 1 {
+            return Err("a slot map of more slots than it can hold".into());
         }
         let mut listed = vec![false; n];
         for &index in &self.free {
@@ -113,25 +148,10 @@ impl Layout {
                 _ => return Err(format!("free slot {index} is in use, listed twice or missing")),
             }
         }
-        if self.free.len() + values.len() != n {
+        if self.free.len() + self.len() != n {
             return Err("a free slot is not listed".into());
         }
-        let vacant =
-            std::iter::once(0).chain(self.versions.iter().map(|&v| if v % 2 == 1 { v - 1 } else { v - 2 }));
-        let slots = SeqDeserializer::<_, ValueError>::new(vacant.map(VacantSlot));
-        let mut map = SlotMap::<K, V>::deserialize(slots).map_err(|e| e.to_string())?;
-        let mut fillers = vec![K::null(); n];
-        for slot in (0..n).rev() {
-            if self.versions[slot] % 2 == 1 {
-                map.insert(values.pop().expect("one value per occupied slot"));
-            } else {
-                fillers[slot] = map.insert(filler());
-            }
-        }
-        for &index in self.free.iter().rev() {
-            map.remove(fillers[index as usize - 1]);
-        }
-        Ok(map)
+        Ok(())
     }
 }
 
@@ -169,10 +189,33 @@ mod tests {
         layout.write(&mut packer);
         let bytes = packer.into_bytes();
         let read = Layout::read(&mut Unpacker::new(&bytes)).unwrap();
-        let mut copy: SlotMap<BodyKey, u32> = read.rebuild(map.values().copied().collect(), || 0).unwrap();
+        let values: Vec<u32> = map.values().copied().collect();
+        let mut copy: SlotMap<BodyKey, u32> = read.rebuild(|| 0, |i| Ok(values[i])).unwrap();
         assert!(map.iter().eq(copy.iter()));
         for i in 0..10 {
             assert_eq!(map.insert(i), copy.insert(i));
+        }
+    }
+
+    /// A map whose slots were never reused is rebuilt by insertion alone,
+    /// and one reused only early on partly so; both come back whole.
+    #[test]
+    fn slots_never_reused_are_inserted() {
+        for reuse in [false, true] {
+            let mut map = SlotMap::<BodyKey, u32>::with_key();
+            let first = map.insert(7);
+            if reuse {
+                map.remove(first);
+                map.insert(8);
+            }
+            for i in 0..50 {
+                map.insert(i);
+            }
+            let layout = Layout::of(&map, || 0);
+            let values: Vec<u32> = map.values().copied().collect();
+            let mut copy: SlotMap<BodyKey, u32> = layout.rebuild(|| 0, |i| Ok(values[i])).unwrap();
+            assert!(map.iter().eq(copy.iter()));
+            assert_eq!(map.insert(1), copy.insert(1));
         }
     }
 
@@ -180,7 +223,11 @@ mod tests {
     #[test]
     fn a_layout_that_does_not_fit_is_refused() {
         let fit = |versions: Vec<u32>, free: Vec<u32>, values: usize| {
-            Layout { versions, free }.rebuild::<BodyKey, u32>(vec![0; values], || 0).is_ok()
+            let layout = Layout { versions, free };
+            let value = |i: usize| {
+                if i < values { Ok(0) } else { Err(SnapshotError::Malformed("past the end".into())) }
+            };
+            layout.len() == values && layout.rebuild::<BodyKey, u32>(|| 0, value).is_ok()
         };
         assert!(fit(vec![1, 2, 3], vec![2], 2));
         assert!(!fit(vec![1, 2, 3], vec![2], 1), "too few values");
