@@ -303,7 +303,7 @@ impl<K: Copy + Ord> PairSet<K> {
                 }
             }
         }
-        if total != 2 * self.pair_count {
+        if self.pair_count.checked_mul(2) != Some(total) {
             return Err(format!("{} pairs counted, {} listed", self.pair_count, total / 2));
         }
         Ok(())
