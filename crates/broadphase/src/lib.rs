@@ -67,6 +67,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "serde")]
+mod columns;
 mod error;
 mod event;
 mod hash;
@@ -79,6 +81,8 @@ mod sap;
 mod stored;
 mod sweep_and_prune;
 
+#[cfg(feature = "serde")]
+pub use columns::StateColumns;
 pub use error::BroadPhaseError;
 pub use event::PairEvent;
 pub use proxy::PairFilter;

@@ -264,6 +264,75 @@ impl<K: Copy + Ord> PairSet<K> {
         self.new_partners = new_partners;
     }
 
+    /// Writes the set to columns of `c` (see `columns.rs`). Of each slot's
+    /// items only those read are written: its partners, or the index of its
+    /// spilled list; the others are left over from longer lists and never read.
+    #[cfg(feature = "serde")]
+    pub(crate) fn write_columns(&self, c: &mut crate::columns::StateColumns<K>) {
+        c.ints().extend(self.slots.iter().map(|slot| u64::from(slot.len)));
+        let items = c.ints();
+        for slot in &self.slots {
+            let used = if slot.len as usize <= INLINE { slot.len as usize } else { 1 };
+            items.extend(slot.items[..used].iter().map(|&v| u64::from(v)));
+        }
+        c.ints().extend(self.spilled.iter().map(|list| list.len() as u64));
+        c.ints().extend(self.spilled.iter().flatten().map(|&v| u64::from(v)));
+        c.ints().extend(self.spill_free.iter().map(|&v| u64::from(v)));
+        c.ints().extend(self.marks.iter().map(|&v| u64::from(v)));
+        c.ints().extend([u64::from(self.stamp), self.pair_count as u64]);
+        for pairs in [&self.begins, &self.ends] {
+            c.keys().extend(pairs.iter().map(|p| p.0));
+            c.keys().extend(pairs.iter().map(|p| p.1));
+        }
+        c.ints().extend(self.new_partners.iter().map(|&v| u64::from(v)));
+    }
+
+    /// Reads the set [`PairSet::write_columns`] wrote into this empty one.
+    #[cfg(feature = "serde")]
+    pub(crate) fn read_columns(&mut self, c: &mut crate::columns::ColumnsIn<K>) -> Result<(), String> {
+        let lens = c.u32s()?;
+        let items = c.u32s()?;
+        let mut at = 0usize;
+        self.slots = Vec::with_capacity(lens.len());
+        for len in lens {
+            let used = if len as usize <= INLINE { len as usize } else { 1 };
+            let taken = items.get(at..at + used).ok_or("a pair list is missing")?;
+            let mut slot = Slot { len, items: [0; INLINE] };
+            slot.items[..used].copy_from_slice(taken);
+            self.slots.push(slot);
+            at += used;
+        }
+        if at != items.len() {
+            return Err("pair items left over after the last list".into());
+        }
+        let (spilled_lens, spilled_items) = (c.ints()?, c.u32s()?);
+        let mut at = 0usize;
+        self.spilled = Vec::with_capacity(spilled_lens.len());
+        for len in spilled_lens {
+            let list = usize::try_from(len).ok().and_then(|len| spilled_items.get(at..at.checked_add(len)?));
+            let list = list.ok_or("a spilled pair list is missing")?;
+            at += list.len();
+            self.spilled.push(list.to_vec());
+        }
+        if at != spilled_items.len() {
+            return Err("spilled pairs left over after the last list".into());
+        }
+        self.spill_free = c.u32s()?;
+        self.marks = c.u32s()?;
+        let [stamp, pair_count] = c.ints()?[..] else { return Err("the pair count is missing".into()) };
+        self.stamp = crate::columns::narrow(stamp)?;
+        self.pair_count = usize::try_from(pair_count).map_err(|_| "a pair count out of range")?;
+        for pairs in [&mut self.begins, &mut self.ends] {
+            let (a, b) = (c.keys()?, c.keys()?);
+            if a.len() != b.len() {
+                return Err("a pair event without its second key".into());
+            }
+            *pairs = a.into_iter().zip(b).collect();
+        }
+        self.new_partners = c.u32s()?;
+        Ok(())
+    }
+
     /// Checks the lists against `proxies` without trusting any index (for
     /// tests, and for a set read back from serde): a slot per proxy, spilled
     /// lists owned by one slot each, partners that are live, distinct and

@@ -390,6 +390,22 @@ impl SortedAxis {
         Some(())
     }
 
+    /// The array as a snapshot writes it: its axis, its entries' ids, and its
+    /// bound on their lengths with whether that bound is stale.
+    #[cfg(feature = "serde")]
+    pub(crate) fn parts(&self) -> (Axis, impl Iterator<Item = u32> + '_, Real, bool) {
+        (self.axis, self.entries.iter().map(|e| e.id), self.max_extent, self.extent_stale)
+    }
+
+    /// The array [`SortedAxis::parts`] gave, its entries' boxes to be put back
+    /// by [`SortedAxis::refill`].
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_parts(axis: Axis, ids: &[u32], max_extent: Real, extent_stale: bool) -> Self {
+        let unset = Aabb::new(lamina_geometry::Point::origin(), lamina_geometry::Point::origin());
+        let entries = ids.iter().map(|&id| Entry::new(id, &unset, axis)).collect();
+        Self { axis, entries, max_extent, extent_stale }
+    }
+
     /// True when the entries are sorted and `max_extent` bounds them (for
     /// tests, and for a structure read back from serde).
     #[cfg(any(test, feature = "serde"))]
