@@ -41,6 +41,7 @@
 //! [`SnapshotError`], never a panic or a world with NaN in it.
 
 mod bodies;
+mod broad_phase;
 mod checksum;
 mod colliders;
 mod columns;
@@ -160,8 +161,6 @@ struct RestOut<'a> {
     joints: Vec<&'a Joint>,
     chains: Vec<&'a Chain>,
     shapes: Vec<&'a Shape>,
-    broad_phase: &'a SweepAndPrune<ColliderKey>,
-    immovable_index: &'a SweepAndPrune<ColliderKey>,
     islands: &'a Islands,
     joint_changes_pending: bool,
     body_changes_pending: bool,
@@ -177,8 +176,6 @@ struct RestIn {
     joints: Vec<Joint>,
     chains: Vec<Chain>,
     shapes: Vec<Shape>,
-    broad_phase: SweepAndPrune<ColliderKey>,
-    immovable_index: SweepAndPrune<ColliderKey>,
     islands: Islands,
     joint_changes_pending: bool,
     body_changes_pending: bool,
@@ -235,8 +232,6 @@ impl World {
             joints: self.joints.values().collect(),
             chains: self.chains.values().collect(),
             shapes: colliders::new_shapes(&self.colliders),
-            broad_phase: &self.broad_phase,
-            immovable_index: &self.immovable_index,
             islands: &self.islands,
             joint_changes_pending: self.joint_changes_pending,
             body_changes_pending: self.body_changes_pending,
@@ -254,6 +249,8 @@ impl World {
         bodies::write(&self.bodies, &mut packer);
         colliders::write(self, &mut packer);
         contacts::write(&self.contacts, &self.colliders, &mut packer);
+        broad_phase::write(&self.broad_phase, &mut packer);
+        broad_phase::write(&self.immovable_index, &mut packer);
         let payload = compression::compress(&packer.into_bytes());
         let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
         bytes.extend_from_slice(&MAGIC);
@@ -283,6 +280,8 @@ impl World {
         let bodies = BodiesIn::read(unpacker, body_layout.len()).map_err(Malformed)?;
         let colliders = CollidersIn::read(unpacker, collider_layout.len(), rest.shapes).map_err(Malformed)?;
         let contacts = ContactsIn::read(unpacker, contact_layout.len()).map_err(Malformed)?;
+        let broad_phase = broad_phase::read(unpacker).map_err(Malformed)?;
+        let immovable_index = broad_phase::read(unpacker).map_err(Malformed)?;
         unpacker.finish().map_err(Malformed)?;
         let mut world = World::try_new(rest.settings)
             .map_err(|e| Inconsistent(format!("the settings are out of range: {e}")))?;
@@ -292,8 +291,8 @@ impl World {
         world.chains = chain_layout.rebuild(filler_chain, each(rest.chains, &chain_layout, "chains")?)?;
         world.contacts =
             contact_layout.rebuild(filler_contact, |i| Ok(contacts.contact(i, &world.colliders)))?;
-        world.broad_phase = rest.broad_phase;
-        world.immovable_index = rest.immovable_index;
+        world.broad_phase = SweepAndPrune::from_columns(broad_phase).map_err(Inconsistent)?;
+        world.immovable_index = SweepAndPrune::from_columns(immovable_index).map_err(Inconsistent)?;
         world.islands = rest.islands;
         world.joint_changes_pending = rest.joint_changes_pending;
         world.body_changes_pending = rest.body_changes_pending;

@@ -161,11 +161,19 @@ impl Packer {
 /// The payload being read: the columns not read yet.
 pub(crate) struct Unpacker<'a> {
     rest: &'a [u8],
+    /// The length of the whole payload, which bounds every count: each
+    /// record of a state has a byte of its own somewhere in it.
+    total: usize,
 }
 
 impl<'a> Unpacker<'a> {
     pub(crate) fn new(payload: &'a [u8]) -> Self {
-        Unpacker { rest: payload }
+        Unpacker { rest: payload, total: payload.len() }
+    }
+
+    /// An upper bound on the columns left: each takes at least four bytes.
+    pub(crate) fn columns_left(&self) -> usize {
+        self.rest.len() / 4
     }
 
     /// The next column's bytes.
@@ -187,8 +195,21 @@ impl<'a> Unpacker<'a> {
         Ok(Ints { bytes: self.column()?, previous: 0 })
     }
 
+    /// The next column, of integers, read whole.
+    pub(crate) fn all_ints(&mut self) -> Result<Vec<u64>, String> {
+        let mut column = self.ints()?;
+        let mut values = Vec::with_capacity(column.left());
+        while column.left() > 0 {
+            values.push(column.next()?);
+        }
+        Ok(values)
+    }
+
     /// The next column, of `count` reals.
     pub(crate) fn reals(&mut self, count: usize) -> Result<Vec<Real>, String> {
+        if count > self.total {
+            return Err(format!("a column of {count} reals in a payload of {} bytes", self.total));
+        }
         let column = self.column()?;
         match column.split_first() {
             Some((&CONSTANT, value)) if value.len() == REAL_BYTES => {

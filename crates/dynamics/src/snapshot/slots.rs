@@ -65,12 +65,8 @@ impl Layout {
     /// Reads a layout [`Layout::write`] wrote.
     pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<Self, String> {
         let read_all = |unpacker: &mut Unpacker<'_>| -> Result<Vec<u32>, String> {
-            let mut column = unpacker.ints()?;
-            let mut values = Vec::with_capacity(column.left());
-            while column.left() > 0 {
-                values.push(column.next_u32()?);
-            }
-            Ok(values)
+            let values = unpacker.all_ints()?.into_iter();
+            values.map(|v| u32::try_from(v).map_err(|_| format!("a slot of {v}"))).collect()
         };
         let versions = read_all(unpacker)?;
         let free = read_all(unpacker)?;
