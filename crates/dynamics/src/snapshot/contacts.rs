@@ -120,7 +120,7 @@ pub(crate) fn write(
         }
     }
     contact_ints.write(packer);
-    packer.ints([points as u64]);
+    packer.ints([points as u64].into_iter());
     point_ints.write(packer);
     contact_reals.write(packer);
     point_reals.write(packer);

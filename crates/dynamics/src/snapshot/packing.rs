@@ -7,9 +7,11 @@
 //! alike sit side by side for the compressor, and is written by a loop over
 //! the records rather than a call per value:
 //!
-//! - **Integers** (keys, counts, flags) are the zigzag LEB128 varints of their
-//!   differences from the previous value of the column: a run of equal or
-//!   increasing keys becomes a run of small bytes.
+//! - **Integers** (keys, counts, flags) are a tag byte, then either their
+//!   number and one value (tag 0: every value of the column is that one: a
+//!   map's versions where no slot was reused, a pyramid's flags), or the
+//!   zigzag LEB128 varints of their differences from the previous value of
+//!   the column (tag 1): a run of increasing keys becomes a run of small bytes.
 //! - **Reals** are a tag byte, then either one value (tag 0: every value of
 //!   the column is that one, bit for bit: a pyramid's masses, frictions and
 //!   damping) or the values split into byte planes (tag 1: the first byte of
@@ -27,10 +29,12 @@ use lamina_geometry::Real;
 /// Bytes of a real.
 const REAL_BYTES: usize = std::mem::size_of::<Real>();
 
-/// A real column whose values are all one value.
+/// A column whose values are all one value.
 const CONSTANT: u8 = 0;
-/// A real column in byte planes.
+/// A column of reals in byte planes.
 const PLANES: u8 = 1;
+/// A column of integers written as differences.
+const DELTAS: u8 = 1;
 
 /// Appends `value` as an LEB128 varint.
 #[inline]
@@ -71,6 +75,11 @@ pub(crate) fn unzigzag(value: u64) -> i64 {
     (value >> 1) as i64 ^ -((value & 1) as i64)
 }
 
+/// Values transposed at a time between their bytes and byte planes: a block
+/// small enough to stay in registers and the first level of cache, so that
+/// neither side needs a bounds check per byte.
+const BLOCK: usize = 64;
+
 /// Splits `values` of `N` bytes each into `N` planes appended to `out`: byte
 /// `k` of value `i` goes to `out[start + k * len + i]`.
 pub(crate) fn write_planes<const N: usize>(
@@ -81,10 +90,21 @@ pub(crate) fn write_planes<const N: usize>(
     let start = out.len();
     out.resize(start + N * len, 0);
     let mut planes: [&mut [u8]; N] = split_planes_mut(&mut out[start..], len);
-    for (i, bytes) in values.enumerate() {
-        for (plane, b) in planes.iter_mut().zip(bytes) {
-            plane[i] = b;
+    let mut block = [[0u8; BLOCK]; N];
+    let mut values = values.peekable();
+    let mut at = 0;
+    while values.peek().is_some() {
+        let mut n = 0;
+        for (j, bytes) in values.by_ref().take(BLOCK).enumerate() {
+            for (plane, b) in block.iter_mut().zip(bytes) {
+                plane[j] = b;
+            }
+            n += 1;
         }
+        for (plane, bytes) in planes.iter_mut().zip(&block) {
+            plane[at..at + n].copy_from_slice(&bytes[..n]);
+        }
+        at += n;
     }
 }
 
@@ -102,7 +122,17 @@ fn split_planes_mut<const N: usize>(mut bytes: &mut [u8], len: usize) -> [&mut [
 pub(crate) fn read_planes<const N: usize, T>(out: &mut Vec<T>, planes: &[u8], from_bytes: fn([u8; N]) -> T) {
     let len = planes.len() / N;
     let split: [&[u8]; N] = std::array::from_fn(|k| &planes[k * len..(k + 1) * len]);
-    out.extend((0..len).map(|i| from_bytes(std::array::from_fn(|k| split[k][i]))));
+    out.reserve(len);
+    let mut block = [[0u8; N]; BLOCK];
+    for start in (0..len).step_by(BLOCK) {
+        let n = BLOCK.min(len - start);
+        for (k, plane) in split.iter().enumerate() {
+            for (value, &b) in block.iter_mut().zip(&plane[start..start + n]) {
+                value[k] = b;
+            }
+        }
+        out.extend(block[..n].iter().map(|&bytes| from_bytes(bytes)));
+    }
 }
 
 /// The payload being written: its columns so far.
@@ -126,9 +156,19 @@ impl Packer {
         self.out[at..at + 4].copy_from_slice(&len.to_le_bytes());
     }
 
-    /// A column of integers, each written as its difference from the last.
-    pub(crate) fn ints(&mut self, values: impl IntoIterator<Item = u64>) {
+    /// A column of integers: their number and value if they are all one,
+    /// else each written as its difference from the last.
+    pub(crate) fn ints(&mut self, values: impl Iterator<Item = u64> + Clone) {
         self.column(|out| {
+            let mut rest = values.clone();
+            let first = rest.next();
+            if let Some(first) = first.filter(|&f| rest.all(|v| v == f)) {
+                out.push(CONSTANT);
+                write_varint(out, values.count() as u64);
+                write_varint(out, first);
+                return;
+            }
+            out.push(DELTAS);
             let mut previous = 0u64;
             for value in values {
                 write_varint(out, zigzag(value.wrapping_sub(previous) as i64));
@@ -192,7 +232,18 @@ impl<'a> Unpacker<'a> {
 
     /// The next column, of integers.
     pub(crate) fn ints(&mut self) -> Result<Ints<'a>, String> {
-        Ok(Ints { bytes: self.column()?, previous: 0 })
+        let column = self.column()?;
+        match column.split_first() {
+            Some((&CONSTANT, mut rest)) => {
+                let count = read_varint(&mut rest)?;
+                let value = read_varint(&mut rest)?;
+                let count = usize::try_from(count).ok().filter(|&n| n <= self.total && rest.is_empty());
+                let count = count.ok_or("a column of one integer that does not fit the payload")?;
+                Ok(Ints { bytes: &[], previous: value, repeats: count })
+            }
+            Some((&DELTAS, rest)) => Ok(Ints { bytes: rest, previous: 0, repeats: 0 }),
+            _ => Err("a column of integers of no known kind".into()),
+        }
     }
 
     /// The next column, of integers, read whole.
@@ -240,16 +291,30 @@ impl<'a> Unpacker<'a> {
 
 /// A column of integers being read.
 pub(crate) struct Ints<'a> {
+    /// The differences not read yet.
     bytes: &'a [u8],
+    /// The last value read, or the value of a column of one value.
     previous: u64,
+    /// How many values are left of a column of one value.
+    repeats: usize,
 }
 
 impl Ints<'_> {
     /// The next integer.
     #[inline]
     pub(crate) fn next(&mut self) -> Result<u64, String> {
-        let delta = unzigzag(read_varint(&mut self.bytes)?);
-        self.previous = self.previous.wrapping_add(delta as u64);
+        if self.repeats > 0 {
+            self.repeats -= 1;
+            return Ok(self.previous);
+        }
+        let delta = match self.bytes.split_first() {
+            Some((&byte, rest)) if byte < 0x80 => {
+                self.bytes = rest;
+                u64::from(byte)
+            }
+            _ => read_varint(&mut self.bytes)?,
+        };
+        self.previous = self.previous.wrapping_add(unzigzag(delta) as u64);
         Ok(self.previous)
     }
 
@@ -260,18 +325,15 @@ impl Ints<'_> {
         u32::try_from(value).map_err(|_| format!("{value} does not fit 32 bits"))
     }
 
-    /// An upper bound on the integers left: each takes at least a byte.
+    /// An upper bound on the integers left: each difference takes at least
+    /// a byte.
     pub(crate) fn left(&self) -> usize {
-        self.bytes.len()
+        self.repeats + self.bytes.len()
     }
 
     /// Checks that the column was read to its end.
     pub(crate) fn finish(self) -> Result<(), String> {
-        if self.bytes.is_empty() {
-            Ok(())
-        } else {
-            Err("a column of integers is longer than its records".into())
-        }
+        if self.left() == 0 { Ok(()) } else { Err("a column of integers is longer than its records".into()) }
     }
 }
 
@@ -418,10 +480,13 @@ mod tests {
         let ints = [0, 5, 3, u64::MAX, 1 << 40, 7];
         let reals = [1.5, -0.0, Real::from_bits(0x7fc0_0123), 3.25e-30, 0.0];
         let constant = [-0.0; 9];
+        let many: Vec<Real> = (0..1000).map(|i| (i as Real * 0.37).sin() * 1e3).collect();
         let mut packer = Packer::default();
-        packer.ints(ints);
+        packer.ints(ints.into_iter());
+        packer.ints([4u64; 3].into_iter());
         packer.reals(&reals);
         packer.reals(&constant);
+        packer.reals(&many);
         packer.bytes(b"abc");
         let bytes = packer.into_bytes();
         let mut unpacker = Unpacker::new(&bytes);
@@ -429,9 +494,13 @@ mod tests {
         let read: Vec<u64> = (0..ints.len()).map(|_| column.next().unwrap()).collect();
         assert_eq!(read, ints);
         column.finish().unwrap();
+        let mut constant_ints = unpacker.ints().unwrap();
+        assert_eq!((0..3).map(|_| constant_ints.next().unwrap()).collect::<Vec<_>>(), [4, 4, 4]);
+        constant_ints.finish().unwrap();
         let bits = |v: &[Real]| v.iter().map(|r| r.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&unpacker.reals(reals.len()).unwrap()), bits(&reals));
         assert_eq!(bits(&unpacker.reals(constant.len()).unwrap()), bits(&constant));
+        assert_eq!(bits(&unpacker.reals(many.len()).unwrap()), bits(&many));
         assert_eq!(unpacker.bytes().unwrap(), b"abc");
         unpacker.finish().unwrap();
     }
@@ -441,7 +510,7 @@ mod tests {
     #[test]
     fn damaged_columns_never_panic() {
         let mut packer = Packer::default();
-        packer.ints([3, 1, 4, 1, 5]);
+        packer.ints([3, 1, 4, 1, 5].into_iter());
         packer.reals(&[2.0, 7.0, 1.0]);
         let bytes = packer.into_bytes();
         let read = |bytes: &[u8]| -> Result<(), String> {
