@@ -212,13 +212,16 @@ impl World {
         // Segments have no mass, but the body's extents take them in; once,
         // not once per segment.
         self.update_mass(body);
-        Ok(self.chains.insert(Chain { body, colliders, closed: desc.closed }))
+        let key = self.chains.insert(Chain { body, colliders, closed: desc.closed });
+        self.free_slots.chains.inserted(key);
+        Ok(key)
     }
 
     /// Removes a chain and its segments' colliders (with their contacts),
     /// waking what touched them. Refuses a stale key.
     pub fn remove_chain(&mut self, key: ChainKey) -> Result<(), WorldError> {
         let chain = self.chains.remove(key).ok_or(WorldError::StaleChain(key))?;
+        self.free_slots.chains.removed(key);
         for collider in chain.colliders {
             // A segment the user removed on its own is already gone.
             let _ = self.remove_collider(collider);
@@ -238,6 +241,12 @@ impl World {
 
     /// Forgets the chains of a body being removed (its colliders go with it).
     pub(crate) fn forget_chains_of(&mut self, body: BodyKey) {
-        self.chains.retain(|_, c| c.body != body);
+        let doomed: Vec<ChainKey> =
+            self.chains.iter().filter(|(_, c)| c.body == body).map(|(k, _)| k).collect();
+        // In key order, as `retain` would, so that the slots are freed in its order.
+        for key in doomed {
+            self.chains.remove(key);
+            self.free_slots.chains.removed(key);
+        }
     }
 }

@@ -384,6 +384,7 @@ impl World {
         };
         let (body_a, body_b) = (ca.body, cb.body);
         let key = self.contacts.insert(contact);
+        self.free_slots.contacts.inserted(key);
         self.contact_of_pair.insert((a, b), key);
         self.bodies[body_a].contacts.push(key);
         self.bodies[body_b].contacts.push(key);
@@ -392,6 +393,7 @@ impl World {
     /// Destroys a contact, reporting its end if it touched, and wakes both bodies.
     pub(crate) fn destroy_contact(&mut self, key: ContactKey) {
         let Some(c) = self.contacts.remove(key) else { return };
+        self.free_slots.contacts.removed(key);
         self.contact_of_pair.remove(&(c.collider_a, c.collider_b));
         for body in [c.body_a, c.body_b] {
             if let Some(b) = self.bodies.get_mut(body) {

@@ -604,6 +604,7 @@ impl World {
         }
         let joint = make_joint(desc, &pose_a, &pose_b, body_b.center);
         let key = self.joints.insert(joint);
+        self.free_slots.joints.inserted(key);
         for body in [a, b] {
             if let Some(body) = self.bodies.get_mut(body) {
                 body.joints.push(key);
@@ -627,6 +628,7 @@ impl World {
     /// that the joint kept from colliding may collide again.
     pub fn remove_joint(&mut self, key: JointKey) -> Result<(), WorldError> {
         let joint = self.joints.remove(key).ok_or(WorldError::StaleJoint(key))?;
+        self.free_slots.joints.removed(key);
         let (a, b) = (joint.desc.body_a, joint.desc.body_b);
         for body in [a, b] {
             if let Some(body) = self.bodies.get_mut(body) {

@@ -36,6 +36,7 @@ mod contact;
 mod continuous;
 mod error;
 mod finalize;
+mod free_slots;
 mod island;
 mod joint;
 mod profile;

@@ -12,6 +12,7 @@ use crate::chain::Chain;
 use crate::collider::{Collider, ColliderDesc};
 use crate::contact::{Contact, ContactEvent, ContactHitEvent, NarrowPhase, SensorEvent};
 use crate::finalize::FinishedBody;
+use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
 use crate::profile::StepProfile;
@@ -41,6 +42,8 @@ pub struct World {
     /// looks for wake requests and stale bounds only then.
     pub(crate) body_changes_pending: bool,
     pub(crate) contacts: SlotMap<ContactKey, Contact>,
+    /// The free slots of the five maps above, in the order each hands them out.
+    pub(crate) free_slots: FreeSlots,
     /// Finds a pair's contact; never iterated, so its order cannot leak out.
     pub(crate) contact_of_pair: HashMap<(ColliderKey, ColliderKey), ContactKey>,
     pub(crate) islands: Islands,
@@ -94,6 +97,7 @@ impl Clone for World {
             joint_changes_pending: self.joint_changes_pending,
             body_changes_pending: self.body_changes_pending,
             contacts: self.contacts.clone(),
+            free_slots: self.free_slots.clone(),
             contact_of_pair: self.contact_of_pair.clone(),
             islands: self.islands.clone(),
             contact_events: self.contact_events.clone(),
@@ -145,6 +149,7 @@ impl World {
             joint_changes_pending: false,
             body_changes_pending: false,
             contacts: SlotMap::with_key(),
+            free_slots: FreeSlots::default(),
             contact_of_pair: HashMap::new(),
             islands: Islands::default(),
             contact_events: Vec::new(),
@@ -230,6 +235,7 @@ impl World {
             body.angular_velocity = 0.0;
         }
         let key = self.bodies.insert(body);
+        self.free_slots.bodies.inserted(key);
         self.islands.add_body(&mut self.bodies, key);
         self.body_changes_pending = true;
         key
@@ -268,9 +274,11 @@ impl World {
         let collider = Collider::from_desc(body, desc, &pose);
         let (aabb, filter) = (collider.aabb, collider.filter.pair_filter());
         let key = self.colliders.insert(collider);
+        self.free_slots.colliders.inserted(key);
         if self.broad_phase.insert_filtered(key, aabb, filter).is_err() {
             // Unreachable for a validated shape at a finite pose; undo, to keep the world whole.
             self.colliders.remove(key);
+            self.free_slots.colliders.removed(key);
             return Err(WorldError::InvalidBodyProperty { name: "collider bounds", value: Real::NAN });
         }
         if let Some(fat) = self.broad_phase.fat_aabb(key) {
@@ -312,6 +320,7 @@ impl World {
         self.forget_chains_of(key);
         self.islands.remove_body(&mut self.bodies, key);
         self.bodies.remove(key);
+        self.free_slots.bodies.removed(key);
         true
     }
 
@@ -321,7 +330,9 @@ impl World {
         let _ = self.broad_phase.remove(key);
         let _ = self.immovable_index.remove(key);
         self.destroy_contacts_of_collider(key);
-        self.colliders.remove(key);
+        if self.colliders.remove(key).is_some() {
+            self.free_slots.colliders.removed(key);
+        }
     }
 
     /// Sums the colliders' mass properties into the body.

@@ -62,6 +62,7 @@ use crate::body::Body;
 use crate::chain::Chain;
 use crate::collider::Collider;
 use crate::contact::{Contact, ContactEvent, ContactHitEvent, SensorEvent};
+use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
 use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings};
@@ -184,6 +185,18 @@ struct RestIn {
     hit_events: Vec<ContactHitEvent>,
 }
 
+/// The layout of `map`, whose free slots `free` lists; checked against a
+/// probe of the map where debug assertions are on.
+fn layout_of<K: slotmap::Key, V: Clone>(
+    map: &slotmap::SlotMap<K, V>,
+    free: &crate::free_slots::FreeList,
+    filler: impl Fn() -> V,
+) -> Layout {
+    let layout = Layout::of(map, free);
+    debug_assert_eq!(layout, Layout::probed(map, filler), "the free list does not match its map");
+    layout
+}
+
 /// Hands out `values` by index, each once, for [`Layout::rebuild`] of
 /// `layout`; refused unless they are as many as its occupied slots.
 fn each<V>(
@@ -241,11 +254,11 @@ impl World {
         };
         let mut packer = Packer::default();
         packer.bytes(&columns::to_bytes(&rest).expect("a world's state always encodes"));
-        Layout::of(&self.bodies, filler_body).write(&mut packer);
-        Layout::of(&self.colliders, filler_collider).write(&mut packer);
-        Layout::of(&self.joints, filler_joint).write(&mut packer);
-        Layout::of(&self.chains, filler_chain).write(&mut packer);
-        Layout::of(&self.contacts, filler_contact).write(&mut packer);
+        layout_of(&self.bodies, &self.free_slots.bodies, filler_body).write(&mut packer);
+        layout_of(&self.colliders, &self.free_slots.colliders, filler_collider).write(&mut packer);
+        layout_of(&self.joints, &self.free_slots.joints, filler_joint).write(&mut packer);
+        layout_of(&self.chains, &self.free_slots.chains, filler_chain).write(&mut packer);
+        layout_of(&self.contacts, &self.free_slots.contacts, filler_contact).write(&mut packer);
         bodies::write(&self.bodies, &mut packer);
         colliders::write(self, &mut packer);
         contacts::write(&self.contacts, &self.colliders, &mut packer);
@@ -291,6 +304,13 @@ impl World {
         world.chains = chain_layout.rebuild(filler_chain, each(rest.chains, &chain_layout, "chains")?)?;
         world.contacts =
             contact_layout.rebuild(filler_contact, |i| Ok(contacts.contact(i, &world.colliders)))?;
+        world.free_slots = FreeSlots {
+            bodies: body_layout.free_list(),
+            colliders: collider_layout.free_list(),
+            joints: joint_layout.free_list(),
+            chains: chain_layout.free_list(),
+            contacts: contact_layout.free_list(),
+        };
         world.broad_phase = SweepAndPrune::from_columns(broad_phase).map_err(Inconsistent)?;
         world.immovable_index = SweepAndPrune::from_columns(immovable_index).map_err(Inconsistent)?;
         world.islands = rest.islands;

@@ -13,47 +13,54 @@ use slotmap::{Key, SlotMap};
 
 use super::SnapshotError;
 use super::packing::{Packer, Unpacker};
-
-/// A key's slot index and version.
-pub(crate) fn index_and_version<K: Key>(key: K) -> (u32, u32) {
-    let ffi = key.data().as_ffi();
-    (ffi as u32, (ffi >> 32) as u32)
-}
+use crate::free_slots::{FreeList, index_and_version};
 
 /// A slot map's layout: the version of every slot after the first (which
 /// `slotmap` keeps empty), odd where a value lives and even where the slot is
 /// free, and the free slots, the next to be handed out first.
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Layout {
     versions: Vec<u32>,
     free: Vec<u32>,
 }
 
 impl Layout {
-    /// The layout of `map`. `slotmap` does not expose the order of its free
-    /// slots, so a copy of the map is filled with values made by `filler`
-    /// until it grows, which hands the free slots out in their order.
-    pub(crate) fn of<K: Key, V: Clone>(map: &SlotMap<K, V>, filler: impl Fn() -> V) -> Self {
+    /// The layout of `map`, whose free slots `free` lists.
+    pub(crate) fn of<K: Key, V>(map: &SlotMap<K, V>, free: &FreeList) -> Self {
+        let top = map.keys().map(|k| index_and_version(k).0).chain(free.next_first().map(|(i, _)| i)).max();
+        let mut versions = vec![0; top.unwrap_or(0) as usize];
+        for key in map.keys() {
+            let (index, version) = index_and_version(key);
+            versions[index as usize - 1] = version;
+        }
+        let mut order = Vec::new();
+        for (index, version) in free.next_first() {
+            versions[index as usize - 1] = version;
+            order.push(index);
+        }
+        Layout { versions, free: order }
+    }
+
+    /// The layout of `map` found without a free list: a copy of the map is
+    /// filled with values made by `filler` until it grows, which hands the
+    /// free slots out in their order. Slow: a check of [`FreeList`] where
+    /// debug assertions are on.
+    pub(crate) fn probed<K: Key, V: Clone>(map: &SlotMap<K, V>, filler: impl Fn() -> V) -> Self {
         let mut probe = map.clone();
         let mut free = Vec::new();
-        let mut free_versions = Vec::new();
         loop {
             let (index, version) = index_and_version(probe.insert(filler()));
             if version == 1 {
                 break; // a slot never used before: the free slots are exhausted
             }
-            free.push(index);
-            free_versions.push(version - 1);
+            free.push((index, version - 1));
         }
-        let top = map.keys().map(|k| index_and_version(k).0).chain(free.iter().copied()).max().unwrap_or(0);
-        let mut versions = vec![0; top as usize];
-        for key in map.keys() {
-            let (index, version) = index_and_version(key);
-            versions[index as usize - 1] = version;
-        }
-        for (&index, &version) in free.iter().zip(&free_versions) {
-            versions[index as usize - 1] = version;
-        }
-        Layout { versions, free }
+        Self::of(map, &FreeList::from_next_first(free.into_iter()))
+    }
+
+    /// The free list of the map this layout rebuilds.
+    pub(crate) fn free_list(&self) -> FreeList {
+        FreeList::from_next_first(self.free.iter().map(|&i| (i, self.versions[i as usize - 1])))
     }
 
     /// Writes the layout: two columns of integers.
@@ -180,7 +187,7 @@ mod tests {
         let reused = map.insert(100);
         map.remove(keys[8]);
         map.remove(reused);
-        let layout = Layout::of(&map, || 0);
+        let layout = Layout::probed(&map, || 0);
         let mut packer = Packer::default();
         layout.write(&mut packer);
         let bytes = packer.into_bytes();
@@ -207,7 +214,7 @@ mod tests {
             for i in 0..50 {
                 map.insert(i);
             }
-            let layout = Layout::of(&map, || 0);
+            let layout = Layout::probed(&map, || 0);
             let values: Vec<u32> = map.values().copied().collect();
             let mut copy: SlotMap<BodyKey, u32> = layout.rebuild(|| 0, |i| Ok(values[i])).unwrap();
             assert!(map.iter().eq(copy.iter()));
