@@ -39,6 +39,7 @@ mod finalize;
 mod free_slots;
 mod island;
 mod joint;
+mod pair_hash;
 mod profile;
 mod query;
 mod settings;

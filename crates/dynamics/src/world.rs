@@ -1,7 +1,5 @@
 //! The [`World`]: it owns bodies, colliders, joints and contacts, and steps them.
 
-use std::collections::HashMap;
-
 use lamina_broadphase::SweepAndPrune;
 use lamina_geometry::tolerance::WORLD_AABB_MARGIN;
 use lamina_geometry::{Isometry, MassProperties, Real, Vec2, validate_rotation};
@@ -15,6 +13,7 @@ use crate::finalize::FinishedBody;
 use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
+use crate::pair_hash::ContactOfPair;
 use crate::profile::StepProfile;
 use crate::solver::Solver;
 use crate::{BodyKey, ChainKey, ColliderKey, ContactKey, JointKey, WorldError, WorldSettings};
@@ -45,7 +44,7 @@ pub struct World {
     /// The free slots of the five maps above, in the order each hands them out.
     pub(crate) free_slots: FreeSlots,
     /// Finds a pair's contact; never iterated, so its order cannot leak out.
-    pub(crate) contact_of_pair: HashMap<(ColliderKey, ColliderKey), ContactKey>,
+    pub(crate) contact_of_pair: ContactOfPair,
     pub(crate) islands: Islands,
     pub(crate) contact_events: Vec<ContactEvent>,
     pub(crate) sensor_events: Vec<SensorEvent>,
@@ -150,7 +149,7 @@ impl World {
             body_changes_pending: false,
             contacts: SlotMap::with_key(),
             free_slots: FreeSlots::default(),
-            contact_of_pair: HashMap::new(),
+            contact_of_pair: ContactOfPair::default(),
             islands: Islands::default(),
             contact_events: Vec::new(),
             sensor_events: Vec::new(),
