@@ -13,7 +13,7 @@ use lamina_geometry::{Isometry, Point, Real, Rotation, Vec2};
 use slotmap::SlotMap;
 use smallvec::SmallVec;
 
-use super::packing::{IntRows, Keys, Packer, RealRows, Unpacker};
+use super::packing::{IntRows, KeyList, Keys, Packer, RealRows, Unpacker};
 use crate::body::Body;
 use crate::{BodyKey, BodyKind, ColliderKey, ContactKey, JointKey};
 
@@ -65,16 +65,21 @@ fn kind_of(code: u64) -> Result<BodyKind, String> {
 pub(crate) fn write(bodies: &SlotMap<BodyKey, Body>, packer: &mut Packer) {
     let mut reals = RealRows::<REALS>::with_capacity(bodies.len());
     let mut ints = IntRows::<INTS>::with_capacity(bodies.len());
+    let (mut colliders, mut contacts, mut joints) =
+        (KeyList::default(), KeyList::default(), KeyList::default());
     for body in bodies.values() {
         let (r, i) = row(body);
         reals.push(r);
         ints.push(i);
+        colliders.extend(&body.colliders);
+        contacts.extend(&body.contacts);
+        joints.extend(&body.joints);
     }
     reals.write(packer);
     ints.write(packer);
-    Keys::write(packer, bodies.values().flat_map(|b| b.colliders.iter().copied()));
-    Keys::write(packer, bodies.values().flat_map(|b| b.contacts.iter().copied()));
-    Keys::write(packer, bodies.values().flat_map(|b| b.joints.iter().copied()));
+    for list in [colliders, contacts, joints] {
+        list.write(packer);
+    }
 }
 
 /// A body's reals and integers.

@@ -159,8 +159,8 @@ impl Writer {
         }
         for c in &self.columns {
             out.extend_from_slice(&c.ints);
-            write_planes(&mut out, c.reals32.iter().map(|v| v.to_le_bytes()));
-            write_planes(&mut out, c.reals64.iter().map(|v| v.to_le_bytes()));
+            write_planes(&mut out, &c.reals32, u32::to_le_bytes);
+            write_planes(&mut out, &c.reals64, u64::to_le_bytes);
         }
         out
     }

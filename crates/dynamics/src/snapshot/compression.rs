@@ -7,13 +7,21 @@
 //! speed; higher levels save a few percent of the size at several times the
 //! time.
 //!
+//! Each thread keeps its zstd contexts between snapshots: a context sized for
+//! a large world holds a megabyte or so of tables, which a fresh one would
+//! allocate and clear on every call.
+//!
 //! The frame states the size of what it holds, and is decompressed in one
 //! call into a buffer of that size. A frame that states more than
 //! [`MAX_RATIO`] times its own size is read as a stream instead, memory given
 //! as the bytes arrive, so that damaged or crafted bytes cannot make the
 //! reader allocate without bound.
 
-use std::io::Read;
+use std::cell::RefCell;
+use std::io::{self, Read};
+use std::thread::LocalKey;
+
+use zstd::bulk::{Compressor, Decompressor};
 
 /// zstd's compression level for snapshots.
 const LEVEL: i32 = 1;
@@ -23,9 +31,33 @@ const LEVEL: i32 = 1;
 /// repeats goes past this, and it is read as a stream.
 const MAX_RATIO: u64 = 64;
 
+thread_local! {
+    /// This thread's compression context, made on first use.
+    static COMPRESSOR: RefCell<Option<Compressor<'static>>> = const { RefCell::new(None) };
+    /// This thread's decompression context, made on first use.
+    static DECOMPRESSOR: RefCell<Option<Decompressor<'static>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's context of `key`, made by `make` on first
+/// use; with a context of its own in a thread tearing down its locals.
+fn with_context<C: 'static, T>(
+    key: &'static LocalKey<RefCell<Option<C>>>,
+    make: impl Fn() -> io::Result<C>,
+    f: impl FnOnce(&mut C) -> io::Result<T>,
+) -> io::Result<T> {
+    let mut f = Some(f);
+    let mut run = |c: &mut C| (f.take().expect("f runs once"))(c);
+    let kept = key.try_with(|cell| match &mut *cell.borrow_mut() {
+        Some(c) => run(c),
+        empty => run(empty.insert(make()?)),
+    });
+    kept.unwrap_or_else(|_| run(&mut make()?))
+}
+
 /// `bytes`, compressed into one frame that states their size.
 pub(crate) fn compress(bytes: &[u8]) -> Vec<u8> {
-    zstd::bulk::compress(bytes, LEVEL).expect("zstd accepts its own level and sizes its own buffer")
+    with_context(&COMPRESSOR, || Compressor::new(LEVEL), |c| c.compress(bytes))
+        .expect("zstd accepts its own level and sizes its own buffer")
 }
 
 /// The bytes [`compress`] was given, or why `frame` does not hold them.
@@ -36,9 +68,9 @@ pub(crate) fn decompress(frame: &[u8]) -> Result<Vec<u8>, String> {
     };
     if size <= MAX_RATIO.saturating_mul(frame.len() as u64) {
         let mut out = Vec::with_capacity(size as usize);
-        let read = zstd::bulk::Decompressor::new()
-            .and_then(|mut d| d.decompress_to_buffer(frame, &mut out))
-            .map_err(|e| format!("zstd: {e}"))?;
+        let read =
+            with_context(&DECOMPRESSOR, Decompressor::new, |d| d.decompress_to_buffer(frame, &mut out))
+                .map_err(|e| format!("zstd: {e}"))?;
         return if read as u64 == size { Ok(out) } else { Err(format!("{read} bytes in a frame of {size}")) };
     }
     let decoder = zstd::stream::read::Decoder::with_buffer(frame).map_err(|e| e.to_string())?;

@@ -5,16 +5,16 @@
 //! and the frame its manifold was computed in, then every point's feature ids,
 //! world position, anchors, separation and impulses.
 //!
-//! A contact's bodies are those of its colliders: they are written as the
-//! bits that differ from those (zero, always, but for a damaged state), so
-//! that they cost nothing once compressed and come back exact either way.
+//! A contact's bodies are written as the differences of their keys from its
+//! colliders' keys: zero wherever bodies and colliders were made together,
+//! one each (a pyramid of boxes), so that they cost next to nothing once
+//! compressed, and exact either way, without looking a collider up.
 
 use lamina_geometry::{Point, Rotation, Vec2};
 use lamina_narrowphase::FeatureId;
 use slotmap::{Key, KeyData, SlotMap};
 
 use super::packing::{IntRows, Packer, RealRows, Unpacker};
-use crate::collider::Collider;
 use crate::contact::{Contact, ContactPointState, ManifoldFrame};
 use crate::{BodyKey, ColliderKey, ContactKey};
 
@@ -23,7 +23,8 @@ use crate::{BodyKey, ColliderKey, ContactKey};
 const CONTACT_REALS: usize = 10;
 
 /// Integers per contact: its colliders' keys (index and version each), its
-/// bodies' keys as residuals, and its flags with its number of points.
+/// bodies' keys as differences from those, and its flags with its number of
+/// points.
 const CONTACT_INTS: usize = 7;
 
 /// Reals per point: world position (2), anchor on A (2), anchor on B (2),
@@ -38,17 +39,18 @@ const SENSOR: u64 = 1;
 const TOUCHING: u64 = 2;
 const POINTS_SHIFT: u32 = 2;
 
-/// The body of collider `key`, or the null key for a collider not there.
-fn body_of(colliders: &SlotMap<ColliderKey, Collider>, key: ColliderKey) -> BodyKey {
-    colliders.get(key).map_or(BodyKey::null(), |c| c.body)
+/// The difference of `body`'s key from `collider`'s, as integers.
+fn difference(body: BodyKey, collider: ColliderKey) -> u64 {
+    body.data().as_ffi().wrapping_sub(collider.data().as_ffi())
 }
 
-/// Writes every contact of `contacts`, whose colliders are `colliders`.
-pub(crate) fn write(
-    contacts: &SlotMap<ContactKey, Contact>,
-    colliders: &SlotMap<ColliderKey, Collider>,
-    packer: &mut Packer,
-) {
+/// The body key [`difference`] was given.
+fn body_at(difference: u64, collider: ColliderKey) -> BodyKey {
+    BodyKey::from(KeyData::from_ffi(collider.data().as_ffi().wrapping_add(difference)))
+}
+
+/// Writes every contact of `contacts`.
+pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, packer: &mut Packer) {
     let points: usize = contacts.values().map(|c| c.points.len()).sum();
     let mut contact_reals = RealRows::<CONTACT_REALS>::with_capacity(contacts.len());
     let mut contact_ints = IntRows::<CONTACT_INTS>::with_capacity(contacts.len());
@@ -91,8 +93,8 @@ pub(crate) fn write(
             a >> 32,
             b & 0xffff_ffff,
             b >> 32,
-            ffi(body_a.data()) ^ ffi(body_of(colliders, *collider_a).data()),
-            ffi(body_b.data()) ^ ffi(body_of(colliders, *collider_b).data()),
+            difference(*body_a, *collider_a),
+            difference(*body_b, *collider_b),
             flags,
         ]);
         for p in points {
@@ -120,7 +122,7 @@ pub(crate) fn write(
         }
     }
     contact_ints.write(packer);
-    packer.ints([points as u64].into_iter());
+    packer.ints([points as u64]);
     point_ints.write(packer);
     contact_reals.write(packer);
     point_reals.write(packer);
@@ -174,16 +176,13 @@ impl ContactsIn {
         Ok(ContactsIn { contact_ints, contact_reals, point_ints, point_reals, starts })
     }
 
-    /// Contact `i`, whose colliders are in `colliders`.
-    pub(crate) fn contact(&self, i: usize, colliders: &SlotMap<ColliderKey, Collider>) -> Contact {
+    /// Contact `i`.
+    pub(crate) fn contact(&self, i: usize) -> Contact {
         // All in range: checked by `read`.
         let [a_index, a_version, b_index, b_version, body_a, body_b, flags] = self.contact_ints.row(i);
         let r = self.contact_reals.row(i);
         let collider_a = ColliderKey::from(KeyData::from_ffi(a_version << 32 | a_index));
         let collider_b = ColliderKey::from(KeyData::from_ffi(b_version << 32 | b_index));
-        let body = |residual: u64, collider: ColliderKey| {
-            BodyKey::from(KeyData::from_ffi(residual ^ body_of(colliders, collider).data().as_ffi()))
-        };
         let points = (self.starts[i]..self.starts[i + 1])
             .map(|j| {
                 let [id_a, id_b] = self.point_ints.row(j);
@@ -202,8 +201,8 @@ impl ContactsIn {
         Contact {
             collider_a,
             collider_b,
-            body_a: body(body_a, collider_a),
-            body_b: body(body_b, collider_b),
+            body_a: body_at(body_a, collider_a),
+            body_b: body_at(body_b, collider_b),
             friction: r[0],
             restitution: r[1],
             sensor: flags & SENSOR != 0,

@@ -252,7 +252,10 @@ impl World {
             sensor_events: &self.sensor_events,
             hit_events: &self.hit_events,
         };
-        let mut packer = Packer::default();
+        // About what the pyramid of benches/compare takes per record, so that
+        // the payload is seldom moved as it grows.
+        let records = self.bodies.len() + self.colliders.len() + self.contacts.len();
+        let mut packer = Packer::with_capacity(4096 + 128 * records);
         packer.bytes(&columns::to_bytes(&rest).expect("a world's state always encodes"));
         layout_of(&self.bodies, &self.free_slots.bodies, filler_body).write(&mut packer);
         layout_of(&self.colliders, &self.free_slots.colliders, filler_collider).write(&mut packer);
@@ -261,7 +264,7 @@ impl World {
         layout_of(&self.contacts, &self.free_slots.contacts, filler_contact).write(&mut packer);
         bodies::write(&self.bodies, &mut packer);
         colliders::write(self, &mut packer);
-        contacts::write(&self.contacts, &self.colliders, &mut packer);
+        contacts::write(&self.contacts, &mut packer);
         broad_phase::write(&self.broad_phase, &mut packer);
         broad_phase::write(&self.immovable_index, &mut packer);
         let payload = compression::compress(&packer.into_bytes());
@@ -302,8 +305,7 @@ impl World {
         world.colliders = collider_layout.rebuild(filler_collider, |i| Ok(colliders.collider(i)))?;
         world.joints = joint_layout.rebuild(filler_joint, each(rest.joints, &joint_layout, "joints")?)?;
         world.chains = chain_layout.rebuild(filler_chain, each(rest.chains, &chain_layout, "chains")?)?;
-        world.contacts =
-            contact_layout.rebuild(filler_contact, |i| Ok(contacts.contact(i, &world.colliders)))?;
+        world.contacts = contact_layout.rebuild(filler_contact, |i| Ok(contacts.contact(i)))?;
         world.free_slots = FreeSlots {
             bodies: body_layout.free_list(),
             colliders: collider_layout.free_list(),

@@ -75,46 +75,24 @@ pub(crate) fn unzigzag(value: u64) -> i64 {
     (value >> 1) as i64 ^ -((value & 1) as i64)
 }
 
-/// Values transposed at a time between their bytes and byte planes: a block
-/// small enough to stay in registers and the first level of cache, so that
-/// neither side needs a bounds check per byte.
+/// Values transposed at a time from byte planes to their bytes: a block
+/// small enough to stay in the first level of cache, so that no byte needs a
+/// bounds check.
 const BLOCK: usize = 64;
 
-/// Splits `values` of `N` bytes each into `N` planes appended to `out`: byte
-/// `k` of value `i` goes to `out[start + k * len + i]`.
-pub(crate) fn write_planes<const N: usize>(
+/// Splits `values` of `N` bytes each (as `to_bytes` gives them) into `N`
+/// planes appended to `out`: byte `k` of value `i` goes to
+/// `out[start + k * len + i]`. A plane at a time, each a pass that the
+/// compiler turns into vector shuffles.
+pub(crate) fn write_planes<const N: usize, T: Copy>(
     out: &mut Vec<u8>,
-    values: impl ExactSizeIterator<Item = [u8; N]>,
+    values: &[T],
+    to_bytes: fn(T) -> [u8; N],
 ) {
-    let len = values.len();
-    let start = out.len();
-    out.resize(start + N * len, 0);
-    let mut planes: [&mut [u8]; N] = split_planes_mut(&mut out[start..], len);
-    let mut block = [[0u8; BLOCK]; N];
-    let mut values = values.peekable();
-    let mut at = 0;
-    while values.peek().is_some() {
-        let mut n = 0;
-        for (j, bytes) in values.by_ref().take(BLOCK).enumerate() {
-            for (plane, b) in block.iter_mut().zip(bytes) {
-                plane[j] = b;
-            }
-            n += 1;
-        }
-        for (plane, bytes) in planes.iter_mut().zip(&block) {
-            plane[at..at + n].copy_from_slice(&bytes[..n]);
-        }
-        at += n;
+    out.reserve(N * values.len());
+    for k in 0..N {
+        out.extend(values.iter().map(|&v| to_bytes(v)[k]));
     }
-}
-
-/// `bytes` (`N * len` of them) as `N` planes of `len`.
-fn split_planes_mut<const N: usize>(mut bytes: &mut [u8], len: usize) -> [&mut [u8]; N] {
-    std::array::from_fn(|_| {
-        let (plane, rest) = std::mem::take(&mut bytes).split_at_mut(len);
-        bytes = rest;
-        plane
-    })
 }
 
 /// Appends to `out` the values that `planes` holds in `N` byte planes (see
@@ -142,6 +120,11 @@ pub(crate) struct Packer {
 }
 
 impl Packer {
+    /// An empty payload with room for `capacity` bytes.
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Packer { out: Vec::with_capacity(capacity) }
+    }
+
     /// The payload.
     pub(crate) fn into_bytes(self) -> Vec<u8> {
         self.out
@@ -157,22 +140,26 @@ impl Packer {
     }
 
     /// A column of integers: their number and value if they are all one,
-    /// else each written as its difference from the last.
-    pub(crate) fn ints(&mut self, values: impl Iterator<Item = u64> + Clone) {
+    /// else each written as its difference from the last. The differences
+    /// are written as the values come, and replaced by the one value if it
+    /// turns out to be that.
+    pub(crate) fn ints(&mut self, values: impl IntoIterator<Item = u64>) {
         self.column(|out| {
-            let mut rest = values.clone();
-            let first = rest.next();
-            if let Some(first) = first.filter(|&f| rest.all(|v| v == f)) {
-                out.push(CONSTANT);
-                write_varint(out, values.count() as u64);
-                write_varint(out, first);
-                return;
-            }
+            let start = out.len();
             out.push(DELTAS);
-            let mut previous = 0u64;
+            let (mut previous, mut first, mut count, mut constant) = (0u64, None, 0u64, true);
             for value in values {
                 write_varint(out, zigzag(value.wrapping_sub(previous) as i64));
+                constant &= first.is_none_or(|f| f == value);
+                first.get_or_insert(value);
                 previous = value;
+                count += 1;
+            }
+            if let (Some(first), true) = (first, constant) {
+                out.truncate(start);
+                out.push(CONSTANT);
+                write_varint(out, count);
+                write_varint(out, first);
             }
         });
     }
@@ -187,7 +174,7 @@ impl Packer {
             }
             _ => {
                 out.push(PLANES);
-                write_planes(out, values.iter().map(|v| v.to_le_bytes()));
+                write_planes(out, values, Real::to_le_bytes);
             }
         });
     }
@@ -430,6 +417,30 @@ impl<const N: usize> IntRows<N> {
     }
 }
 
+/// Keys gathered for [`Keys::write`]: their slot indices and versions.
+#[derive(Default)]
+pub(crate) struct KeyList {
+    indices: Vec<u64>,
+    versions: Vec<u64>,
+}
+
+impl KeyList {
+    /// Appends `keys`.
+    pub(crate) fn extend<K: slotmap::Key>(&mut self, keys: &[K]) {
+        for key in keys {
+            let ffi = key.data().as_ffi();
+            self.indices.push(ffi & 0xffff_ffff);
+            self.versions.push(ffi >> 32);
+        }
+    }
+
+    /// Writes the keys as [`Keys::write`] does.
+    pub(crate) fn write(&self, packer: &mut Packer) {
+        packer.ints(self.indices.iter().copied());
+        packer.ints(self.versions.iter().copied());
+    }
+}
+
 /// Keys written as two columns of integers, their slot indices and their
 /// versions, or read back from them.
 pub(crate) struct Keys<'a> {
@@ -482,8 +493,8 @@ mod tests {
         let constant = [-0.0; 9];
         let many: Vec<Real> = (0..1000).map(|i| (i as Real * 0.37).sin() * 1e3).collect();
         let mut packer = Packer::default();
-        packer.ints(ints.into_iter());
-        packer.ints([4u64; 3].into_iter());
+        packer.ints(ints);
+        packer.ints([4u64; 3]);
         packer.reals(&reals);
         packer.reals(&constant);
         packer.reals(&many);
@@ -510,7 +521,7 @@ mod tests {
     #[test]
     fn damaged_columns_never_panic() {
         let mut packer = Packer::default();
-        packer.ints([3, 1, 4, 1, 5].into_iter());
+        packer.ints([3, 1, 4, 1, 5]);
         packer.reals(&[2.0, 7.0, 1.0]);
         let bytes = packer.into_bytes();
         let read = |bytes: &[u8]| -> Result<(), String> {
