@@ -34,7 +34,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::ser::{self, Serialize};
 
-use super::packing::{self, read_planes, unzigzag, write_planes, write_varint, zigzag};
+use super::packing::{self, read_planes, split_planes, unzigzag, write_planes, write_varint, zigzag};
 
 /// An unassigned entry of a column's list of children.
 const ABSENT: u32 = u32::MAX;
@@ -508,8 +508,16 @@ pub(crate) fn from_bytes<'de, T: de::Deserialize<'de>>(payload: &'de [u8]) -> Re
     for (ints, len32, len64) in lengths {
         let ints = take(&mut rest, ints)?;
         let (next32, next64) = (reals32.len(), reals64.len());
-        read_planes(&mut reals32, take(&mut rest, len32.saturating_mul(4))?, u32::from_le_bytes);
-        read_planes(&mut reals64, take(&mut rest, len64.saturating_mul(8))?, u64::from_le_bytes);
+        read_planes(
+            &mut reals32,
+            split_planes(take(&mut rest, len32.saturating_mul(4))?),
+            u32::from_le_bytes,
+        );
+        read_planes(
+            &mut reals64,
+            split_planes(take(&mut rest, len64.saturating_mul(8))?),
+            u64::from_le_bytes,
+        );
         columns.push(ColumnIn {
             ints,
             next32,

@@ -12,28 +12,33 @@
 //! | 16–23 | the payload's length in bytes, little-endian |
 //! | 24–31 | the payload's XXH64 checksum (seed 0), little-endian (`checksum.rs`) |
 //!
-//! The payload is one zstd frame (`compression.rs`) holding a run of columns
-//! (`packing.rs`: each a length and its bytes; integers as differences,
-//! reals in byte planes or, where every value is one, once), in this order:
+//! The payload is the length of a zstd frame (an LEB128 varint), the frame
+//! (`compression.rs`), and the byte planes that look like noise, stored as
+//! they are. The frame holds a run of columns (`packing.rs`: each a length and
+//! its bytes; integers as differences, reals in byte planes or, where every
+//! value is one, once), in this order:
 //!
 //! 1. the small, irregular parts of the state, through serde in a columnar
 //!    layout of their own (`columns.rs`): the settings, the joints and
 //!    chains, the colliders' shapes where they change from one collider to
-//!    the next, both broad-phase structures with their pairs, the islands
-//!    with their sleep state, and the events not yet cleared;
+//!    the next, the islands with their sleep state, and the events not yet
+//!    cleared;
 //! 2. the layout of each slot map (`slots.rs`: every slot's version, and the
 //!    order of the free slots, so that the map read back hands out the same
 //!    keys as the original): bodies, colliders, joints, chains, contacts;
 //! 3. the bodies, the colliders and the contacts with their manifolds, each
 //!    field of every record in a column of its own, written by code of their
 //!    own without a call per value (`bodies.rs`, `colliders.rs`,
-//!    `contacts.rs`).
+//!    `contacts.rs`);
+//! 4. both broad-phase structures, as the columns of numbers each gives of
+//!    itself (`broad_phase.rs`).
 //!
 //! What can be rebuilt is not written: the scratch buffers a step refills,
 //! the colliders' copies of their broad-phase boxes, and what the broad phase
-//! derives itself. Bodies' centres of mass, colliders' bounds and contacts'
-//! bodies, which can almost always be rebuilt, are written as the bits that
-//! differ from the rebuilt values.
+//! derives itself. Bodies' centres of mass and colliders' bounds, which can
+//! almost always be rebuilt, are written as the bits that differ from the
+//! rebuilt values, and contacts' bodies as the differences of their keys from
+//! their colliders'.
 //!
 //! Reading checks the header, the length and the checksum before decoding,
 //! then that every key the state holds points at something, and that every
@@ -267,7 +272,12 @@ impl World {
         contacts::write(&self.contacts, &mut packer);
         broad_phase::write(&self.broad_phase, &mut packer);
         broad_phase::write(&self.immovable_index, &mut packer);
-        let payload = compression::compress(&packer.into_bytes());
+        let (columns, noise) = packer.into_parts();
+        let frame = compression::compress(&columns);
+        let mut payload = Vec::with_capacity(10 + frame.len() + noise.len());
+        packing::write_varint(&mut payload, frame.len() as u64);
+        payload.extend_from_slice(&frame);
+        payload.extend_from_slice(&noise);
         let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -281,8 +291,9 @@ impl World {
     /// The world a snapshot holds, or why the bytes are not one.
     pub fn restore(bytes: &[u8]) -> Result<World, SnapshotError> {
         let payload = check_header(bytes)?;
-        let columns = compression::decompress(payload).map_err(SnapshotError::Malformed)?;
-        World::read_state(&mut Unpacker::new(&columns))
+        let (frame, noise) = split_payload(payload).map_err(SnapshotError::Malformed)?;
+        let columns = compression::decompress(frame).map_err(SnapshotError::Malformed)?;
+        World::read_state(&mut Unpacker::new(&columns, noise))
     }
 
     /// The world whose state `unpacker` holds.
@@ -378,6 +389,13 @@ impl World {
         }
         self.islands.check_members(&self.bodies)
     }
+}
+
+/// The zstd frame of `payload` and the planes stored after it as they are.
+fn split_payload(mut payload: &[u8]) -> Result<(&[u8], &[u8]), String> {
+    let len = packing::read_varint(&mut payload)?;
+    let len = usize::try_from(len).ok().filter(|&len| len <= payload.len());
+    Ok(payload.split_at(len.ok_or("the compressed columns are longer than the payload")?))
 }
 
 /// The payload of `bytes` after checking the header, the length and the checksum.

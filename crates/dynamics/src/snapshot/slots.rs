@@ -190,8 +190,8 @@ mod tests {
         let layout = Layout::probed(&map, || 0);
         let mut packer = Packer::default();
         layout.write(&mut packer);
-        let bytes = packer.into_bytes();
-        let read = Layout::read(&mut Unpacker::new(&bytes)).unwrap();
+        let (bytes, _) = packer.into_parts();
+        let read = Layout::read(&mut Unpacker::new(&bytes, &[])).unwrap();
         let values: Vec<u32> = map.values().copied().collect();
         let mut copy: SlotMap<BodyKey, u32> = read.rebuild(|| 0, |i| Ok(values[i])).unwrap();
         assert!(map.iter().eq(copy.iter()));
