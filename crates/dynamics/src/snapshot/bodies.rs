@@ -13,7 +13,7 @@ use lamina_geometry::{Isometry, Point, Real, Rotation, Vec2};
 use slotmap::SlotMap;
 use smallvec::SmallVec;
 
-use super::packing::{IntRows, KeyList, Keys, Packer, RealRows, Unpacker};
+use super::packing::{IntRows, KeyList, Packer, RealRows, Unpacker, read_keys};
 use crate::body::Body;
 use crate::{BodyKey, BodyKind, ColliderKey, ContactKey, JointKey};
 
@@ -189,7 +189,7 @@ impl<K: slotmap::Key> Lists<K> {
         column: usize,
         count: usize,
     ) -> Result<Self, String> {
-        let keys: Vec<K> = Keys::read_all(unpacker)?;
+        let keys: Vec<K> = read_keys(unpacker)?;
         let mut starts = Vec::with_capacity(count + 1);
         let mut end = 0usize;
         starts.push(end);

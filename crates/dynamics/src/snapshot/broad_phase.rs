@@ -4,11 +4,11 @@
 //!
 //! First an integer column with the number of key, integer and real columns
 //! and the length of each real column, then the key columns (each two integer
-//! columns, see [`Keys`]), the integer columns and the real columns.
+//! columns, see [`write_keys`]), the integer columns and the real columns.
 
 use lamina_broadphase::{StateColumns, SweepAndPrune};
 
-use super::packing::{Keys, Packer, Unpacker};
+use super::packing::{Packer, Unpacker, read_keys, write_keys};
 use crate::ColliderKey;
 
 /// Writes `sap`.
@@ -17,7 +17,7 @@ pub(crate) fn write(sap: &SweepAndPrune<ColliderKey>, packer: &mut Packer) {
     let counts = [columns.keys.len(), columns.ints.len(), columns.reals.len()];
     packer.ints(counts.into_iter().chain(columns.reals.iter().map(Vec::len)).map(|n| n as u64));
     for keys in &columns.keys {
-        Keys::write(packer, keys.iter().copied());
+        write_keys(packer, keys.iter().copied());
     }
     for ints in &columns.ints {
         packer.ints(ints.iter().copied());
@@ -42,7 +42,7 @@ pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<StateColumns<ColliderK
     }
     let mut columns = StateColumns::default();
     for _ in 0..keys {
-        columns.keys.push(Keys::read_all(unpacker)?);
+        columns.keys.push(read_keys(unpacker)?);
     }
     for _ in 0..ints {
         columns.ints.push(unpacker.all_ints()?);

@@ -10,6 +10,7 @@
 //! one each (a pyramid of boxes), so that they cost next to nothing once
 //! compressed, and exact either way, without looking a collider up.
 
+use arrayvec::ArrayVec;
 use lamina_geometry::{Point, Rotation, Vec2};
 use lamina_narrowphase::FeatureId;
 use slotmap::{Key, KeyData, SlotMap};
@@ -183,21 +184,20 @@ impl ContactsIn {
         let r = self.contact_reals.row(i);
         let collider_a = ColliderKey::from(KeyData::from_ffi(a_version << 32 | a_index));
         let collider_b = ColliderKey::from(KeyData::from_ffi(b_version << 32 | b_index));
-        let points = (self.starts[i]..self.starts[i + 1])
-            .map(|j| {
-                let [id_a, id_b] = self.point_ints.row(j);
-                let p = self.point_reals.row(j);
-                ContactPointState {
-                    point: Point::new(p[0], p[1]),
-                    local_a: Point::new(p[2], p[3]),
-                    local_b: Point::new(p[4], p[5]),
-                    separation: p[6],
-                    id: FeatureId { a: id_a as u32, b: id_b as u32 },
-                    normal_impulse: p[7],
-                    tangent_impulse: p[8],
-                }
-            })
-            .collect();
+        let mut points = ArrayVec::new();
+        for j in self.starts[i]..self.starts[i + 1] {
+            let [id_a, id_b] = self.point_ints.row(j);
+            let p = self.point_reals.row(j);
+            points.push(ContactPointState {
+                point: Point::new(p[0], p[1]),
+                local_a: Point::new(p[2], p[3]),
+                local_b: Point::new(p[4], p[5]),
+                separation: p[6],
+                id: FeatureId { a: id_a as u32, b: id_b as u32 },
+                normal_impulse: p[7],
+                tangent_impulse: p[8],
+            });
+        }
         Contact {
             collider_a,
             collider_b,

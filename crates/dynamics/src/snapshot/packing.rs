@@ -289,10 +289,8 @@ impl<'a> Unpacker<'a> {
     /// The next column, of integers, read whole.
     pub(crate) fn all_ints(&mut self) -> Result<Vec<u64>, String> {
         let mut column = self.ints()?;
-        let mut values = Vec::with_capacity(column.left());
-        while column.left() > 0 {
-            values.push(column.next()?);
-        }
+        let mut values = Vec::new();
+        column.read_to_end(&mut values)?;
         Ok(values)
     }
 
@@ -376,11 +374,49 @@ impl Ints<'_> {
         Ok(self.previous)
     }
 
-    /// The next integer, which must fit a `u32`.
-    #[inline]
-    pub(crate) fn next_u32(&mut self) -> Result<u32, String> {
-        let value = self.next()?;
-        u32::try_from(value).map_err(|_| format!("{value} does not fit 32 bits"))
+    /// Appends the next `n` integers to `out`: [`Ints::next`] `n` times, in a
+    /// loop that keeps its state in registers.
+    pub(crate) fn read_into(&mut self, out: &mut Vec<u64>, n: usize) -> Result<(), String> {
+        let repeated = n.min(self.repeats);
+        out.extend(std::iter::repeat_n(self.previous, repeated));
+        self.repeats -= repeated;
+        let (mut bytes, mut previous) = (self.bytes, self.previous);
+        out.reserve(n - repeated);
+        for _ in repeated..n {
+            let delta = match bytes.split_first() {
+                Some((&byte, rest)) if byte < 0x80 => {
+                    bytes = rest;
+                    u64::from(byte)
+                }
+                _ => read_varint(&mut bytes)?,
+            };
+            previous = previous.wrapping_add(unzigzag(delta) as u64);
+            out.push(previous);
+        }
+        self.bytes = bytes;
+        self.previous = previous;
+        Ok(())
+    }
+
+    /// Appends every integer left to `out`.
+    pub(crate) fn read_to_end(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+        let repeated = self.repeats;
+        self.read_into(out, repeated)?;
+        let (mut bytes, mut previous) = (self.bytes, self.previous);
+        out.reserve(bytes.len());
+        while let Some((&byte, rest)) = bytes.split_first() {
+            let delta = if byte < 0x80 {
+                bytes = rest;
+                u64::from(byte)
+            } else {
+                read_varint(&mut bytes)?
+            };
+            previous = previous.wrapping_add(unzigzag(delta) as u64);
+            out.push(previous);
+        }
+        self.bytes = bytes;
+        self.previous = previous;
+        Ok(())
     }
 
     /// An upper bound on the integers left: each difference takes at least
@@ -479,16 +515,14 @@ impl<const N: usize> IntRows<N> {
                 return Err(format!("a column of integers holds fewer than {rows}"));
             }
             column.reserve_exact(rows);
-            for _ in 0..rows {
-                column.push(ints.next()?);
-            }
+            ints.read_into(column, rows)?;
             ints.finish()?;
         }
         Ok(IntRows { columns })
     }
 }
 
-/// Keys gathered for [`Keys::write`]: their slot indices and versions.
+/// Keys gathered for writing, as [`write_keys`] writes them.
 #[derive(Default)]
 pub(crate) struct KeyList {
     indices: Vec<u64>,
@@ -505,50 +539,34 @@ impl KeyList {
         }
     }
 
-    /// Writes the keys as [`Keys::write`] does.
+    /// Writes the keys as [`write_keys`] does.
     pub(crate) fn write(&self, packer: &mut Packer) {
         packer.ints(self.indices.iter().copied());
         packer.ints(self.versions.iter().copied());
     }
 }
 
-/// Keys written as two columns of integers, their slot indices and their
-/// versions, or read back from them.
-pub(crate) struct Keys<'a> {
-    indices: Ints<'a>,
-    versions: Ints<'a>,
+/// Writes `keys` (an iterator run twice) as two columns of integers, their
+/// slot indices and their versions.
+pub(crate) fn write_keys<K: slotmap::Key>(packer: &mut Packer, keys: impl Iterator<Item = K> + Clone) {
+    let ffi = |k: K| k.data().as_ffi();
+    packer.ints(keys.clone().map(|k| ffi(k) & 0xffff_ffff));
+    packer.ints(keys.map(|k| ffi(k) >> 32));
 }
 
-impl<'a> Keys<'a> {
-    /// Writes `keys` (an iterator run twice).
-    pub(crate) fn write<K: slotmap::Key>(packer: &mut Packer, keys: impl Iterator<Item = K> + Clone) {
-        let ffi = |k: K| k.data().as_ffi();
-        packer.ints(keys.clone().map(|k| ffi(k) & 0xffff_ffff));
-        packer.ints(keys.map(|k| ffi(k) >> 32));
+/// Every key of the next two columns ([`write_keys`]).
+pub(crate) fn read_keys<K: slotmap::Key>(unpacker: &mut Unpacker<'_>) -> Result<Vec<K>, String> {
+    let (indices, versions) = (unpacker.all_ints()?, unpacker.all_ints()?);
+    if indices.len() != versions.len() {
+        return Err("keys whose indices and versions do not pair up".into());
     }
-
-    /// The next two columns, of keys.
-    fn read(unpacker: &mut Unpacker<'a>) -> Result<Self, String> {
-        Ok(Keys { indices: unpacker.ints()?, versions: unpacker.ints()? })
-    }
-
-    /// The next key.
-    #[inline]
-    fn next<K: slotmap::Key>(&mut self) -> Result<K, String> {
-        let (index, version) = (self.indices.next_u32()?, self.versions.next_u32()?);
+    let key = |(&index, &version): (&u64, &u64)| -> Result<K, String> {
+        let (Ok(index), Ok(version)) = (u32::try_from(index), u32::try_from(version)) else {
+            return Err("a key out of range".into());
+        };
         Ok(K::from(slotmap::KeyData::from_ffi(u64::from(version) << 32 | u64::from(index))))
-    }
-
-    /// Every key of the next two columns.
-    pub(crate) fn read_all<K: slotmap::Key>(unpacker: &mut Unpacker<'a>) -> Result<Vec<K>, String> {
-        let mut keys = Keys::read(unpacker)?;
-        let mut all = Vec::with_capacity(keys.indices.left());
-        while keys.indices.left() > 0 {
-            all.push(keys.next()?);
-        }
-        keys.versions.finish()?;
-        Ok(all)
-    }
+    };
+    indices.iter().zip(&versions).map(key).collect()
 }
 
 #[cfg(test)]
