@@ -184,21 +184,39 @@ impl Packer {
 
     /// A column of integers: their number and value if they are all one,
     /// else each written as its difference from the last. The differences
-    /// are written as the values come, and replaced by the one value if it
-    /// turns out to be that.
+    /// are written as the values come, a buffer on the stack at a time so
+    /// that the loop keeps its state in registers, and replaced by the one
+    /// value if it turns out to be that.
     pub(crate) fn ints(&mut self, values: impl IntoIterator<Item = u64>) {
         column(&mut self.out, |out| {
             let start = out.len();
             out.push(DELTAS);
-            let (mut previous, mut first, mut count, mut constant) = (0u64, None, 0u64, true);
+            let (mut previous, mut count, mut constant) = (0u64, 0u64, true);
+            let mut first = 0u64;
+            let mut buffer = [0u8; 256];
+            let mut used = 0;
             for value in values {
-                write_varint(out, zigzag(value.wrapping_sub(previous) as i64));
-                constant &= first.is_none_or(|f| f == value);
-                first.get_or_insert(value);
+                if count == 0 {
+                    first = value;
+                }
+                constant &= value == first;
+                let mut v = zigzag(value.wrapping_sub(previous) as i64);
+                while v >= 0x80 {
+                    buffer[used] = v as u8 | 0x80;
+                    used += 1;
+                    v >>= 7;
+                }
+                buffer[used] = v as u8;
+                used += 1;
+                if used > buffer.len() - 10 {
+                    out.extend_from_slice(&buffer[..used]);
+                    used = 0;
+                }
                 previous = value;
                 count += 1;
             }
-            if let (Some(first), true) = (first, constant) {
+            out.extend_from_slice(&buffer[..used]);
+            if count > 0 && constant {
                 out.truncate(start);
                 out.push(CONSTANT);
                 write_varint(out, count);
@@ -592,7 +610,9 @@ mod tests {
             })
             .collect();
         let mut packer = Packer::default();
+        let many_ints: Vec<u64> = (0..1000u64).map(|i| ((i * i * 7919) % 100_003) << (i % 40)).collect();
         packer.ints(ints);
+        packer.ints(many_ints.iter().copied());
         packer.ints([4u64; 3]);
         packer.reals(&reals);
         packer.reals(&constant);
@@ -606,6 +626,7 @@ mod tests {
         let read: Vec<u64> = (0..ints.len()).map(|_| column.next().unwrap()).collect();
         assert_eq!(read, ints);
         column.finish().unwrap();
+        assert_eq!(unpacker.all_ints().unwrap(), many_ints);
         let mut constant_ints = unpacker.ints().unwrap();
         assert_eq!((0..3).map(|_| constant_ints.next().unwrap()).collect::<Vec<_>>(), [4, 4, 4]);
         constant_ints.finish().unwrap();
