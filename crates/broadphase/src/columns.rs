@@ -87,7 +87,11 @@ impl<K> ColumnsIn<K> {
 
     /// The next column of integers, each of which must fit a `u32`.
     pub(crate) fn u32s(&mut self) -> Result<Vec<u32>, String> {
-        self.ints()?.into_iter().map(narrow).collect()
+        let column = self.ints()?;
+        if let Some(&v) = column.iter().find(|&&v| v > u64::from(u32::MAX)) {
+            return Err(format!("{v} does not fit 32 bits"));
+        }
+        Ok(column.iter().map(|&v| v as u32).collect())
     }
 
     /// The next column of reals.
