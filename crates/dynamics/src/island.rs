@@ -72,6 +72,27 @@ impl Islands {
         }
     }
 
+    /// Every island (a free slot has no members) as a snapshot writes it:
+    /// its members, whether it is awake, and whether it may have split.
+    #[cfg(feature = "serde")]
+    pub fn parts(&self) -> impl Iterator<Item = (&[BodyKey], bool, bool)> {
+        self.slots.iter().map(|island| (island.members.as_slice(), island.awake, island.maybe_split))
+    }
+
+    /// The free island slots, the next to be reused last.
+    #[cfg(feature = "serde")]
+    pub fn free(&self) -> &[u32] {
+        &self.free
+    }
+
+    /// The islands [`Islands::parts`] and [`Islands::free`] gave.
+    #[cfg(feature = "serde")]
+    pub fn from_parts(parts: impl Iterator<Item = (Vec<BodyKey>, bool, bool)>, free: Vec<u32>) -> Self {
+        let slots =
+            parts.map(|(members, awake, maybe_split)| Island { members, awake, maybe_split }).collect();
+        Self { slots, free, ..Self::default() }
+    }
+
     /// Puts a new movable body in an island of its own.
     pub fn add_body(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
         if bodies[key].kind == BodyKind::Fixed {

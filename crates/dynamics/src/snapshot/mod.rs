@@ -21,8 +21,7 @@
 //! 1. the small, irregular parts of the state, through serde in a columnar
 //!    layout of their own (`columns.rs`): the settings, the joints and
 //!    chains, the colliders' shapes where they change from one collider to
-//!    the next, the islands with their sleep state, and the events not yet
-//!    cleared;
+//!    the next, and the events not yet cleared;
 //! 2. the layout of each slot map (`slots.rs`: every slot's version, and the
 //!    order of the free slots, so that the map read back hands out the same
 //!    keys as the original): bodies, colliders, joints, chains, contacts;
@@ -31,7 +30,8 @@
 //!    own without a call per value (`bodies.rs`, `colliders.rs`,
 //!    `contacts.rs`);
 //! 4. both broad-phase structures, as the columns of numbers each gives of
-//!    itself (`broad_phase.rs`).
+//!    itself (`broad_phase.rs`), and the islands with their sleep state
+//!    (`islands.rs`).
 //!
 //! What can be rebuilt is not written: the scratch buffers a step refills,
 //! the colliders' copies of their broad-phase boxes, and what the broad phase
@@ -52,6 +52,7 @@ mod colliders;
 mod columns;
 mod compression;
 mod contacts;
+mod islands;
 mod packing;
 mod slots;
 
@@ -68,7 +69,6 @@ use crate::chain::Chain;
 use crate::collider::Collider;
 use crate::contact::{Contact, ContactEvent, ContactHitEvent, SensorEvent};
 use crate::free_slots::FreeSlots;
-use crate::island::Islands;
 use crate::joint::Joint;
 use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings};
 use bodies::BodiesIn;
@@ -167,7 +167,6 @@ struct RestOut<'a> {
     joints: Vec<&'a Joint>,
     chains: Vec<&'a Chain>,
     shapes: Vec<&'a Shape>,
-    islands: &'a Islands,
     joint_changes_pending: bool,
     body_changes_pending: bool,
     contact_events: &'a [ContactEvent],
@@ -182,7 +181,6 @@ struct RestIn {
     joints: Vec<Joint>,
     chains: Vec<Chain>,
     shapes: Vec<Shape>,
-    islands: Islands,
     joint_changes_pending: bool,
     body_changes_pending: bool,
     contact_events: Vec<ContactEvent>,
@@ -250,7 +248,6 @@ impl World {
             joints: self.joints.values().collect(),
             chains: self.chains.values().collect(),
             shapes: colliders::new_shapes(&self.colliders),
-            islands: &self.islands,
             joint_changes_pending: self.joint_changes_pending,
             body_changes_pending: self.body_changes_pending,
             contact_events: &self.contact_events,
@@ -272,6 +269,7 @@ impl World {
         contacts::write(&self.contacts, &mut packer);
         broad_phase::write(&self.broad_phase, &mut packer);
         broad_phase::write(&self.immovable_index, &mut packer);
+        islands::write(&self.islands, &mut packer);
         let (columns, noise) = packer.into_parts();
         let frame = compression::compress(&columns);
         let mut payload = Vec::with_capacity(10 + frame.len() + noise.len());
@@ -309,6 +307,7 @@ impl World {
         let contacts = ContactsIn::read(unpacker, contact_layout.len()).map_err(Malformed)?;
         let broad_phase = broad_phase::read(unpacker).map_err(Malformed)?;
         let immovable_index = broad_phase::read(unpacker).map_err(Malformed)?;
+        let islands = islands::read(unpacker).map_err(Malformed)?;
         unpacker.finish().map_err(Malformed)?;
         let mut world = World::try_new(rest.settings)
             .map_err(|e| Inconsistent(format!("the settings are out of range: {e}")))?;
@@ -326,7 +325,7 @@ impl World {
         };
         world.broad_phase = SweepAndPrune::from_columns(broad_phase).map_err(Inconsistent)?;
         world.immovable_index = SweepAndPrune::from_columns(immovable_index).map_err(Inconsistent)?;
-        world.islands = rest.islands;
+        world.islands = islands;
         world.joint_changes_pending = rest.joint_changes_pending;
         world.body_changes_pending = rest.body_changes_pending;
         world.contact_events = rest.contact_events;
