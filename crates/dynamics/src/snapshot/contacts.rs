@@ -52,11 +52,12 @@ fn body_at(difference: u64, collider: ColliderKey) -> BodyKey {
 
 /// Writes every contact of `contacts`.
 pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, packer: &mut Packer) {
-    let points: usize = contacts.values().map(|c| c.points.len()).sum();
+    // Room for two points a contact, the most a manifold holds: counting
+    // them first would cost a pass over every contact.
     let mut contact_reals = RealRows::<CONTACT_REALS>::with_capacity(contacts.len());
     let mut contact_ints = IntRows::<CONTACT_INTS>::with_capacity(contacts.len());
-    let mut point_reals = RealRows::<POINT_REALS>::with_capacity(points);
-    let mut point_ints = IntRows::<POINT_INTS>::with_capacity(points);
+    let mut point_reals = RealRows::<POINT_REALS>::with_capacity(2 * contacts.len());
+    let mut point_ints = IntRows::<POINT_INTS>::with_capacity(2 * contacts.len());
     for c in contacts.values() {
         let Contact {
             collider_a,
@@ -123,7 +124,7 @@ pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, packer: &mut Packer
         }
     }
     contact_ints.write(packer);
-    packer.ints([points as u64]);
+    packer.ints([point_reals.rows() as u64]);
     point_ints.write(packer);
     contact_reals.write(packer);
     point_reals.write(packer);

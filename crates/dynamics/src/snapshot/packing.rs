@@ -469,6 +469,11 @@ impl<const N: usize> RealRows<N> {
         }
     }
 
+    /// How many rows there are.
+    pub(crate) fn rows(&self) -> usize {
+        self.columns.first().map_or(0, Vec::len)
+    }
+
     /// Row `i`.
     #[inline]
     pub(crate) fn row(&self, i: usize) -> [Real; N] {
