@@ -326,7 +326,7 @@ impl<'a> Unpacker<'a> {
             Some((&PLANES, [mask, rest @ ..])) => {
                 let noisy = mask.count_ones() as usize;
                 let noise_len = count * noisy;
-                if *mask >> REAL_BYTES != 0
+                if u32::from(*mask) >> REAL_BYTES != 0
                     || rest.len() != count * (REAL_BYTES - noisy)
                     || self.noise.len() < noise_len
                 {
