@@ -49,10 +49,10 @@ pub struct ContactPointState {
 
 /// The contact between two colliders.
 ///
-/// Serialized, a contact is its keys and flags: snapshots write the numbers
-/// of every contact's manifold together, field by field
-/// (`snapshot/manifolds.rs`), which is several times quicker than one value
-/// at a time and compresses better.
+/// Serialized through serde, a contact is its keys and flags. Snapshots do
+/// not go through serde for contacts: they write every field of every
+/// contact together, a column per field (`snapshot/contacts.rs`), which is
+/// several times quicker than one value at a time and compresses better.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {

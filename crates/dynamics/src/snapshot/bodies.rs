@@ -214,7 +214,7 @@ impl<K: slotmap::Key> Lists<K> {
 }
 
 impl BodiesIn {
-    /// Reads `count` bodies, in the order [`write`] wrote them, and checks
+    /// Reads `count` bodies, in the order [`write()`] wrote them, and checks
     /// every number that is not a real.
     pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Self, String> {
         let reals = RealRows::<REALS>::read(unpacker, count)?;

@@ -27,8 +27,8 @@ pub(crate) fn write(sap: &SweepAndPrune<ColliderKey>, packer: &mut Packer) {
     }
 }
 
-/// Reads the columns [`write`] wrote: `Err` for columns that do not decode.
-/// The structure they make is built and checked by [`read`]'s caller through
+/// Reads the columns [`write()`] wrote: `Err` for columns that do not decode.
+/// The structure they make is built and checked by [`read()`]'s caller through
 /// [`SweepAndPrune::from_columns`].
 pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<StateColumns<ColliderKey>, String> {
     let counts = unpacker.all_ints()?;

@@ -59,7 +59,7 @@ fn is_new(previous: Option<&Shape>, shape: &Shape) -> bool {
     !alike
 }
 
-/// The shapes [`write`] does not write itself, in collider order: each one
+/// The shapes [`write()`] does not write itself, in collider order: each one
 /// not written as the previous collider's was.
 pub(crate) fn new_shapes(colliders: &SlotMap<ColliderKey, Collider>) -> Vec<&Shape> {
     let mut previous = None;
@@ -153,7 +153,7 @@ pub(crate) struct CollidersIn {
 }
 
 impl CollidersIn {
-    /// Reads `count` colliders, in the order [`write`] wrote them, taking
+    /// Reads `count` colliders, in the order [`write()`] wrote them, taking
     /// their shapes from `shapes` where they changed, and checks every number
     /// that is not a real.
     pub(crate) fn read(

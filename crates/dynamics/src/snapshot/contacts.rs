@@ -141,7 +141,7 @@ pub(crate) struct ContactsIn {
 }
 
 impl ContactsIn {
-    /// Reads `count` contacts, in the order [`write`] wrote them, and checks
+    /// Reads `count` contacts, in the order [`write()`] wrote them, and checks
     /// every number that is not a real.
     pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Self, String> {
         let contact_ints = IntRows::<CONTACT_INTS>::read(unpacker, count)?;

@@ -25,7 +25,7 @@ pub(crate) fn write(islands: &Islands, packer: &mut Packer) {
     packer.ints(islands.free().iter().map(|&i| u64::from(i)));
 }
 
-/// Reads the islands [`write`] wrote. Their members are checked against the
+/// Reads the islands [`write()`] wrote. Their members are checked against the
 /// bodies later, with the rest of the state.
 pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<Islands, String> {
     let lens = unpacker.all_ints()?;
