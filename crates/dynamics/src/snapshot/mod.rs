@@ -272,17 +272,20 @@ impl World {
         islands::write(&self.islands, &mut packer);
         let (columns, noise) = packer.into_parts();
         let frame = compression::compress(&columns);
-        let mut payload = Vec::with_capacity(10 + frame.len() + noise.len());
-        packing::write_varint(&mut payload, frame.len() as u64);
-        payload.extend_from_slice(&frame);
-        payload.extend_from_slice(&noise);
-        let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+        // The header's length and checksum are filled in once the payload
+        // after it is whole, so that it is copied once.
+        let mut bytes = Vec::with_capacity(HEADER_LEN + 10 + frame.len() + noise.len());
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes.extend_from_slice(&[std::mem::size_of::<Real>() as u8, 0, 0, 0]);
-        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&checksum::xxh64(&payload).to_le_bytes());
-        bytes.extend_from_slice(&payload);
+        bytes.resize(HEADER_LEN, 0);
+        packing::write_varint(&mut bytes, frame.len() as u64);
+        bytes.extend_from_slice(&frame);
+        bytes.extend_from_slice(&noise);
+        let payload = &bytes[HEADER_LEN..];
+        let (length, sum) = ((payload.len() as u64).to_le_bytes(), checksum::xxh64(payload).to_le_bytes());
+        bytes[16..24].copy_from_slice(&length);
+        bytes[24..32].copy_from_slice(&sum);
         bytes
     }
 
