@@ -317,19 +317,7 @@ mod tests {
     use super::*;
     use crate::PairEvent;
 
-    /// xorshift: a seeded stream without a dependency.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn range(&mut self, lo: Real, hi: Real) -> Real {
-            lo + (hi - lo) * ((self.next() >> 11) as Real / (1u64 << 53) as Real)
-        }
-    }
+    use crate::test_rng::Rng;
 
     /// A box of half-size up to `size` around a random point, now and then a long one.
     fn random_box(rng: &mut Rng, size: Real) -> Aabb {

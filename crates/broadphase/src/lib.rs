@@ -80,6 +80,8 @@ mod sap;
 #[cfg(feature = "serde")]
 mod stored;
 mod sweep_and_prune;
+#[cfg(test)]
+mod test_rng;
 
 #[cfg(feature = "serde")]
 pub use columns::StateColumns;

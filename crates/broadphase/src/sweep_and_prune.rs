@@ -756,19 +756,7 @@ mod tests {
     use super::*;
     use lamina_geometry::{Point, Vec2};
 
-    /// xorshift: a seeded stream without a dependency.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn unit(&mut self) -> Real {
-            (self.next() >> 11) as Real / (1u64 << 53) as Real
-        }
-    }
+    use crate::test_rng::Rng;
 
     /// One random scene driven identically through three structures: one that
     /// sweeps every region holding a moved proxy, one that never sweeps, and the

@@ -63,13 +63,41 @@ impl Clone for Islands {
 }
 
 impl Islands {
-    /// That every island's members are bodies of `bodies` (for restored snapshots).
+    /// That the islands and `bodies` agree both ways (for restored
+    /// snapshots): every member is a body that names this island, listed
+    /// once; every body that names an island is in range and listed there;
+    /// every free slot is an empty island, freed once. A step indexes islands
+    /// by the bodies' ids and bodies by the members, so any disagreement
+    /// would panic or corrupt a later step.
     #[cfg(feature = "serde")]
     pub fn check_members(&self, bodies: &SlotMap<BodyKey, Body>) -> Result<(), String> {
-        match self.slots.iter().flat_map(|island| &island.members).find(|&&k| !bodies.contains_key(k)) {
-            Some(k) => Err(format!("an island lists a missing body {k:?}")),
-            None => Ok(()),
+        let mut listed = slotmap::SecondaryMap::<BodyKey, ()>::with_capacity(bodies.len());
+        for (id, island) in self.slots.iter().enumerate() {
+            for &k in &island.members {
+                let Some(body) = bodies.get(k) else {
+                    return Err(format!("island {id} lists a missing body {k:?}"));
+                };
+                if body.island as usize != id {
+                    return Err(format!("island {id} lists body {k:?}, which names island {}", body.island));
+                }
+                if listed.insert(k, ()).is_some() {
+                    return Err(format!("body {k:?} is listed twice"));
+                }
+            }
         }
+        if let Some((k, b)) = bodies.iter().find(|(k, b)| b.island != NO_INDEX && !listed.contains_key(*k)) {
+            return Err(format!("body {k:?} names island {}, which does not list it", b.island));
+        }
+        let mut freed = vec![false; self.slots.len()];
+        for &id in &self.free {
+            let slot =
+                freed.get_mut(id as usize).ok_or_else(|| format!("free island {id} is out of range"))?;
+            if *slot || !self.slots[id as usize].members.is_empty() {
+                return Err(format!("free island {id} is freed twice or has members"));
+            }
+            *slot = true;
+        }
+        Ok(())
     }
 
     /// Every island (a free slot has no members) as a snapshot writes it:
@@ -323,5 +351,52 @@ impl Islands {
         let (ra, rb) = (self.find(a), self.find(b));
         let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
         self.parent[hi as usize] = lo;
+    }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
+    use lamina_geometry::Shape;
+
+    /// A world of two touching boxes on the ground: one island of two bodies.
+    fn world() -> World {
+        let mut world = World::new(WorldSettings::default());
+        let ground = world.add_body(BodyDesc::fixed());
+        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(10.0, 0.5))).unwrap();
+        for y in [1.0, 2.0] {
+            let b = world.add_body(BodyDesc::dynamic().translation(0.0, y));
+            world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        }
+        world.step(1.0 / 60.0).unwrap();
+        world
+    }
+
+    #[test]
+    fn islands_and_bodies_that_disagree_are_refused() {
+        let w = world();
+        w.islands.check_members(&w.bodies).expect("a stepped world agrees with itself");
+        let movable: Vec<_> =
+            w.bodies.iter().filter(|(_, b)| b.island != super::NO_INDEX).map(|(k, _)| k).collect();
+        assert_eq!(movable.len(), 2);
+
+        let mut out_of_range = world();
+        out_of_range.bodies[movable[0]].island = 7;
+        assert!(out_of_range.islands.check_members(&out_of_range.bodies).is_err());
+
+        let mut unlisted = world();
+        unlisted.bodies[movable[0]].island = super::NO_INDEX;
+        assert!(unlisted.islands.check_members(&unlisted.bodies).is_err());
+
+        let mut twice = world();
+        let island = twice.bodies[movable[0]].island as usize;
+        twice.islands.slots[island].members.push(movable[0]);
+        assert!(twice.islands.check_members(&twice.bodies).is_err());
+
+        let mut bad_free = world();
+        bad_free.islands.free.push(island as u32);
+        assert!(bad_free.islands.check_members(&bad_free.bodies).is_err());
+        bad_free.islands.free = vec![99];
+        assert!(bad_free.islands.check_members(&bad_free.bodies).is_err());
     }
 }

@@ -150,9 +150,7 @@ impl Shape {
             Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
                 s.a.coords.norm().max(s.b.coords.norm())
             }
-            Shape::Polygon(p) => {
-                p.vertices().iter().map(|v| v.coords.norm()).fold(0.0, Real::max) + p.radius()
-            }
+            Shape::Polygon(p) => p.bounding_radius(),
             Shape::Ellipse(e) => e.rx.max(e.ry),
         }
     }

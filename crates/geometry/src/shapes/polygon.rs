@@ -126,6 +126,12 @@ impl Polygon {
         self.half_extents
     }
 
+    /// The largest distance from the local origin to a point of the rounded
+    /// polygon.
+    pub fn bounding_radius(&self) -> Real {
+        self.vertices.iter().map(|v| v.coords.norm()).fold(0.0, Real::max) + self.radius
+    }
+
     /// Checks sizes, coordinates and the rounding radius.
     pub fn validate(&self) -> Result<(), ShapeError> {
         if let Some(h) = self.half_extents {
@@ -151,8 +157,7 @@ impl Polygon {
         if size < MIN_SHAPE_SIZE {
             return Err(ShapeError::TooSmall { shape: "polygon", size });
         }
-        let reach = self.vertices.iter().map(|v| v.coords.norm()).fold(0.0, Real::max) + self.radius;
-        crate::validate::validate_reach("polygon", reach)
+        crate::validate::validate_reach("polygon", self.bounding_radius())
     }
 
     /// Index of the core vertex farthest along `dir` (any vertex for a zero `dir`).
