@@ -12,8 +12,9 @@
 
 use std::arch::x86_64::{
     __m256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_and_ps,
-    _mm256_blendv_ps, _mm256_cmp_ps, _mm256_div_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_or_ps,
-    _mm256_set1_ps, _mm256_sub_ps, _mm256_xor_ps,
+    _mm256_blendv_ps, _mm256_cmp_ps, _mm256_div_ps, _mm256_loadu_ps, _mm256_movemask_ps, _mm256_mul_ps,
+    _mm256_or_ps, _mm256_permute2f128_ps, _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sub_ps,
+    _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
 };
 use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
 
@@ -166,7 +167,7 @@ impl Lanes for Avx8 {
         // SAFETY: an `Avx8` is made only where AVX is available.
         Avx8(unsafe { _mm256_set1_ps(v) })
     }
-    #[inline(always)]
+    #[cfg(test)]
     fn from_fn(f: impl FnMut(usize) -> f32) -> Self {
         Avx8::from_array(std::array::from_fn(f))
     }
@@ -222,6 +223,57 @@ impl Lanes for Avx8 {
     #[inline(always)]
     fn set_flag(&mut self, l: usize) {
         self.set_lane(l, f32::from_bits(!0));
+    }
+    /// Eight rows loaded whole and transposed in registers: no lane is
+    /// assembled through memory.
+    #[inline(always)]
+    fn gather_rows<'a>(row: impl Fn(usize) -> &'a [f32; 8]) -> [Self; 8] {
+        // SAFETY: each row is eight readable `f32`s; AVX as in `splat`.
+        transpose(std::array::from_fn(|l| unsafe { _mm256_loadu_ps(row(l).as_ptr()) }))
+    }
+    #[inline(always)]
+    fn scatter_rows(columns: &[Self; 8], mut store: impl FnMut(usize, &[f32; 8])) {
+        let rows = transpose(columns.map(|c| c.0)).map(|c| c.0);
+        for (l, row) in rows.iter().enumerate() {
+            store(l, Avx8(*row).as_array());
+        }
+    }
+}
+
+/// The 8 × 8 matrix whose rows are `r`, transposed (its own inverse): pairs
+/// of rows interleaved, then quadruples, then the two halves exchanged.
+#[inline(always)]
+fn transpose(r: [__m256; 8]) -> [Avx8; 8] {
+    // SAFETY: an `Avx8` is made only where AVX is available, and these run
+    // only on its way.
+    unsafe {
+        let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+        let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+        let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+        let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+        let t6 = _mm256_unpacklo_ps(r[6], r[7]);
+        let t7 = _mm256_unpackhi_ps(r[6], r[7]);
+        // Columns 0–3 of rows 0–3 in the low halves, 4–7 in the high ones.
+        let s0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+        let s1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+        let s2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+        let s3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+        let s4 = _mm256_shuffle_ps::<0x44>(t4, t6);
+        let s5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
+        let s6 = _mm256_shuffle_ps::<0x44>(t5, t7);
+        let s7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+        [
+            Avx8(_mm256_permute2f128_ps::<0x20>(s0, s4)),
+            Avx8(_mm256_permute2f128_ps::<0x20>(s1, s5)),
+            Avx8(_mm256_permute2f128_ps::<0x20>(s2, s6)),
+            Avx8(_mm256_permute2f128_ps::<0x20>(s3, s7)),
+            Avx8(_mm256_permute2f128_ps::<0x31>(s0, s4)),
+            Avx8(_mm256_permute2f128_ps::<0x31>(s1, s5)),
+            Avx8(_mm256_permute2f128_ps::<0x31>(s2, s6)),
+            Avx8(_mm256_permute2f128_ps::<0x31>(s3, s7)),
+        ]
     }
 }
 
@@ -290,6 +342,29 @@ mod tests {
         mask.set_flag(5);
         assert!(mask.any());
         assert_eq!(mask.select(Avx8::ONE, Avx8::ZERO).to_array(), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+    }
+
+    /// Rows gathered into lanes hold each row's numbers in its lane, and
+    /// scattered back give the rows again, for both widths.
+    #[test]
+    fn rows_gather_into_lanes_and_scatter_back() {
+        fn check<W: Lanes>() {
+            let rows: Vec<[f32; 8]> =
+                (0..W::N).map(|l| std::array::from_fn(|f| (10 * l + f) as f32)).collect();
+            let columns = W::gather_rows(|l| &rows[l]);
+            for (f, column) in columns.iter().enumerate() {
+                for (l, row) in rows.iter().enumerate() {
+                    assert_eq!(column.lane(l), row[f], "lane {l}, number {f}");
+                }
+            }
+            let mut stored = vec![[0.0; 8]; W::N];
+            W::scatter_rows(&columns, |l, row| stored[l] = *row);
+            assert_eq!(stored, rows);
+        }
+        check::<Wide>();
+        if available() {
+            check::<Avx8>();
+        }
     }
 
     /// A scene with every kind of contact lane (resting stacks, sliding

@@ -6,13 +6,14 @@ use std::marker::PhantomData;
 
 use super::lanes::{Lanes, RotW, Vec2W, Wide, max, min};
 
-/// The most lanes of any SIMD type the solver uses.
-const MAX_LANES: usize = 8;
 use crate::body::NO_INDEX;
 
-/// What changes during the substeps: 28 bytes in f32, so two bodies share a
-/// cache line and a contact touches at most two lines of body data.
+/// What changes during the substeps: eight numbers (32 bytes in f32, aligned
+/// to 32), so two bodies share a cache line, none straddles two, and a bundle
+/// of constraints loads each of its bodies as one SIMD row and turns the rows
+/// into lanes with a transpose ([`Lanes::gather_rows`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(32))]
 pub(crate) struct BodyState {
     /// Linear velocity of the centre of mass.
     pub v: Vec2,
@@ -22,7 +23,17 @@ pub(crate) struct BodyState {
     pub dp: Vec2,
     /// Rotation since the step began.
     pub dq: Rotation,
+    /// Unused, always zero: it makes the state eight numbers with no padding,
+    /// so that it can be read as a row of eight.
+    pub spare: Real,
 }
+
+// A state is read and written as `[Real; 8]` (`States::row`, `store_row`).
+const _: () = assert!(std::mem::size_of::<BodyState>() == 8 * std::mem::size_of::<Real>());
+
+/// The state of immovable bodies, at a fixed address: every lane of a bundle
+/// whose body is immovable reads it.
+static FIXED_STATE: BodyState = BodyState::FIXED;
 
 impl BodyState {
     /// The state of an immovable body: no velocity, no motion.
@@ -31,7 +42,13 @@ impl BodyState {
         w: 0.0,
         dp: Vec2::new(0.0, 0.0),
         dq: Rotation::new_unchecked(nalgebra::Complex { re: 1.0, im: 0.0 }),
+        spare: 0.0,
     };
+
+    /// A body at rest with velocities `v` and `w`, not yet moved this step.
+    pub fn at_rest_with(v: Vec2, w: Real) -> BodyState {
+        BodyState { v, w, ..BodyState::FIXED }
+    }
 }
 
 /// Body states shared by the threads solving one colour: constraints of one
@@ -61,6 +78,37 @@ impl<'a> States<'a> {
         // SAFETY: in bounds (checked above); no other thread writes index `i`
         // while this colour is solved.
         unsafe { self.ptr.add(i as usize).read() }
+    }
+
+    /// Body `i`'s state as a row of eight numbers: velocity x, y, angular
+    /// velocity, motion x, y, rotation re, im and the spare zero. Immovable
+    /// bodies (`NO_INDEX`) read as fixed.
+    #[inline(always)]
+    pub fn row(&self, i: u32) -> &[Real; 8] {
+        let state: &BodyState = if i == NO_INDEX {
+            &FIXED_STATE
+        } else {
+            assert!((i as usize) < self.len);
+            // SAFETY: in bounds (checked above); no other thread writes index
+            // `i` while this colour is solved.
+            unsafe { &*self.ptr.add(i as usize) }
+        };
+        // SAFETY: `BodyState` is `repr(C)` and made of eight `Real`s with no
+        // padding (asserted at compile time beside it).
+        unsafe { &*(state as *const BodyState).cast::<[Real; 8]>() }
+    }
+
+    /// Writes body `i`'s whole state from a row laid out as [`States::row`]
+    /// gives it; immovable bodies are left alone.
+    #[inline(always)]
+    pub fn store_row(&self, i: u32, row: &[Real; 8]) {
+        if i == NO_INDEX {
+            return;
+        }
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; index `i` belongs to one constraint of this
+        // colour, which only one thread solves; the layout is as in `row`.
+        unsafe { self.ptr.add(i as usize).cast::<[Real; 8]>().write(*row) }
     }
 
     /// Writes back body `i`'s velocities, held within [`SANE_VELOCITY`]
@@ -126,18 +174,8 @@ impl<W: Lanes> BodiesW<W> {
     #[inline(always)]
     pub fn gather(states: &States, indices: &W::Indices) -> Self {
         let indices = indices.as_ref();
-        let mut lanes = [[0.0; 7]; MAX_LANES];
-        for (lane, &i) in lanes.iter_mut().zip(indices) {
-            let s = states.load(i);
-            *lane = [s.v.x, s.v.y, s.w, s.dp.x, s.dp.y, s.dq.re, s.dq.im];
-        }
-        let field = |f: usize| W::from_fn(|l| lanes[l][f]);
-        Self {
-            v: Vec2W { x: field(0), y: field(1) },
-            w: field(2),
-            dp: Vec2W { x: field(3), y: field(4) },
-            dq: RotW { re: field(5), im: field(6) },
-        }
+        let [vx, vy, w, dpx, dpy, re, im, _] = W::gather_rows(|l| states.row(indices[l]));
+        Self { v: Vec2W { x: vx, y: vy }, w, dp: Vec2W { x: dpx, y: dpy }, dq: RotW { re, im } }
     }
 
     /// Writes the velocities back to the bodies `indices`, held within
@@ -150,11 +188,13 @@ impl<W: Lanes> BodiesW<W> {
         sane.scatter_velocity(states, indices);
     }
 
-    /// Writes the velocities back to the bodies `indices`.
+    /// Writes the velocities back to the bodies `indices` (with the motion
+    /// as gathered: a body belongs to one lane of one bundle of a colour, so
+    /// nothing else changed it meanwhile, and whole rows store faster).
     #[inline(always)]
     pub fn scatter_velocity(&self, states: &States, indices: &W::Indices) {
-        for (l, &i) in indices.as_ref().iter().enumerate() {
-            states.store_velocity(i, Vec2::new(self.v.x.lane(l), self.v.y.lane(l)), self.w.lane(l));
-        }
+        let indices = indices.as_ref();
+        let columns = [self.v.x, self.v.y, self.w, self.dp.x, self.dp.y, self.dq.re, self.dq.im, W::ZERO];
+        W::scatter_rows(&columns, |l, row| states.store_row(indices[l], row));
     }
 }

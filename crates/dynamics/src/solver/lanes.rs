@@ -55,6 +55,7 @@ pub(crate) trait Lanes:
     /// `v` in every lane.
     fn splat(v: Real) -> Self;
     /// Lane `l` is `f(l)`.
+    #[cfg(test)]
     fn from_fn(f: impl FnMut(usize) -> Real) -> Self;
     /// Lane `l`.
     fn lane(&self, l: usize) -> Real;
@@ -76,6 +77,13 @@ pub(crate) trait Lanes:
     fn any(self) -> bool;
     /// Sets this mask in lane `l`.
     fn set_flag(&mut self, l: usize);
+    /// Reads a row of eight numbers per lane (`row(l)` for lane `l`) and
+    /// turns them into eight vectors: `result[f]` holds number `f` of every
+    /// lane's row.
+    fn gather_rows<'a>(row: impl Fn(usize) -> &'a [Real; 8]) -> [Self; 8];
+    /// The inverse of [`Lanes::gather_rows`]: calls `store(l, row)` with the
+    /// eight numbers of lane `l`, taken from `columns`, for every lane.
+    fn scatter_rows(columns: &[Self; 8], store: impl FnMut(usize, &[Real; 8]));
 }
 
 /// Four numbers side by side: the lanes of every build.
@@ -105,7 +113,7 @@ impl Lanes for Wide {
     fn splat(v: Real) -> Self {
         Wide::splat(v)
     }
-    #[inline(always)]
+    #[cfg(test)]
     fn from_fn(f: impl FnMut(usize) -> Real) -> Self {
         Wide::new(std::array::from_fn(f))
     }
@@ -150,6 +158,18 @@ impl Lanes for Wide {
         let mut bits = self.to_bits().to_array();
         bits[l] = !0;
         *self = Wide::from_bits(Bits::new(bits));
+    }
+    #[inline(always)]
+    fn gather_rows<'a>(row: impl Fn(usize) -> &'a [Real; 8]) -> [Self; 8] {
+        let rows: [&[Real; 8]; LANES] = std::array::from_fn(row);
+        std::array::from_fn(|f| Wide::new(std::array::from_fn(|l| rows[l][f])))
+    }
+    #[inline(always)]
+    fn scatter_rows(columns: &[Self; 8], mut store: impl FnMut(usize, &[Real; 8])) {
+        let columns = columns.map(|c| c.to_array());
+        for l in 0..LANES {
+            store(l, &std::array::from_fn(|f| columns[f][l]));
+        }
     }
 }
 

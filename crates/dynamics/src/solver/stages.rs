@@ -108,12 +108,7 @@ impl Solver {
             b.solver_index = self.states.len() as u32;
             self.awake.push(key);
             self.frames.push((b.pose.rotation, b.local_center));
-            self.states.push(BodyState {
-                v: b.linear_velocity,
-                w: b.angular_velocity,
-                dp: Vec2::zeros(),
-                dq: nalgebra::UnitComplex::identity(),
-            });
+            self.states.push(BodyState::at_rest_with(b.linear_velocity, b.angular_velocity));
             let dynamic = b.kind == BodyKind::Dynamic;
             self.params.push(BodyParams {
                 inv_mass: b.inv_mass,
