@@ -40,6 +40,7 @@ mod free_slots;
 mod island;
 mod joint;
 mod pair_hash;
+mod prefetch;
 mod profile;
 mod query;
 mod settings;

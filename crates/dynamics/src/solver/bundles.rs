@@ -70,19 +70,30 @@ pub(crate) trait LaneBundle: Copy + Send {
 /// Bundles per task when packing on several threads.
 const PACK_CHUNK: usize = 64;
 
+/// How many bundles ahead of the one being filled [`pack_bundles`] names the
+/// constraints to fetch.
+const AHEAD: usize = 2;
+
 /// Packs the coloured constraints into bundles, colour by colour: colour `c`'s
 /// bundles are `bundles[starts[c]..starts[c + 1]]`, and constraint `i` is
 /// built by `prepare(i)`. The overflow colour, whose constraints may share
 /// bodies, gets one constraint per bundle. Bundles are filled in parallel;
 /// each depends only on its own constraints.
-pub(crate) fn pack_bundles<B, F>(
+///
+/// Colour order visits the constraints' records out of memory order, so
+/// before filling a bundle, `ahead(i)` is called for each constraint `i` of
+/// the bundle [`AHEAD`] places on: it may ask for their data to be fetched
+/// (a prefetch), which then arrives while this bundle is being filled.
+pub(crate) fn pack_bundles<B, F, A>(
     coloring: &ColorOrder,
     bundles: &mut Vec<B>,
     starts: &mut [usize; COLOR_COUNT + 1],
     prepare: F,
+    ahead: A,
 ) where
     B: LaneBundle,
     F: Fn(u32) -> B::Constraint + Sync,
+    A: Fn(u32) + Sync,
 {
     let width = |color: usize| if color == OVERFLOW { 1 } else { B::WIDTH };
     starts[0] = 0;
@@ -96,17 +107,29 @@ pub(crate) fn pack_bundles<B, F>(
 
     // Each task finds the colour of its first bundle once and walks on from there.
     let starts = &*starts;
+    // The members of bundle `i` of colour `color`.
+    let members = |i: usize, color: usize| {
+        let first = coloring.starts[color] + (i - starts[color]) * width(color);
+        let last = (first + width(color)).min(coloring.starts[color + 1]);
+        &coloring.order[first..last]
+    };
     let fill = |(chunk, bundles): (usize, &mut [B])| {
         let first_bundle = chunk * PACK_CHUNK;
-        let mut color = starts.partition_point(|&s| s <= first_bundle) - 1;
+        let color_of = |i: usize| starts.partition_point(|&s| s <= i) - 1;
+        let mut color = color_of(first_bundle);
+        let mut ahead_color = color_of((first_bundle + AHEAD).min(total.saturating_sub(1)));
         for (i, bundle) in (first_bundle..).zip(bundles) {
             while starts[color + 1] <= i {
                 color += 1;
             }
-            let first = coloring.starts[color] + (i - starts[color]) * width(color);
-            let last = (first + width(color)).min(coloring.starts[color + 1]);
+            if i + AHEAD < total {
+                while starts[ahead_color + 1] <= i + AHEAD {
+                    ahead_color += 1;
+                }
+                members(i + AHEAD, ahead_color).iter().for_each(|&m| ahead(m));
+            }
             *bundle = B::EMPTY;
-            for (l, &member) in coloring.order[first..last].iter().enumerate() {
+            for (l, &member) in members(i, color).iter().enumerate() {
                 bundle.set_lane(l, member, &prepare(member));
             }
         }

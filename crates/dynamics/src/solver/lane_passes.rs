@@ -41,10 +41,11 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8
         coloring: &ColorOrder,
         starts: &mut [usize; COLOR_COUNT + 1],
         prepare: impl Fn(u32) -> B4::Constraint + Sync,
+        ahead: impl Fn(u32) + Sync,
     ) {
         match self {
-            Bundles::Four(bundles) => pack_bundles(coloring, bundles, starts, prepare),
-            Bundles::Eight(bundles) => pack_bundles(coloring, bundles, starts, prepare),
+            Bundles::Four(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead),
+            Bundles::Eight(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead),
         }
     }
 }

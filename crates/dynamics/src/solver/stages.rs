@@ -27,6 +27,7 @@ use super::parallel::for_each_in_color;
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
 use crate::joint::Joint;
+use crate::prefetch::prefetch;
 use crate::{BodyKey, ContactKey, JointKey, WorldSettings};
 
 /// Joints per task when preparing on several threads; below two tasks' worth
@@ -231,7 +232,7 @@ impl Solver {
                 .map(|&i| prepare_joint(i))
                 .collect_into_vec(&mut self.joints);
         }
-        self.point_bundles.pack(&self.plain_joints, &mut self.point_bundle_starts, prepare_point);
+        self.point_bundles.pack(&self.plain_joints, &mut self.point_bundle_starts, prepare_point, |_| {});
 
         // Contacts with immovable bodies are made twice as stiff (nothing on
         // the other side gives way), within the same limit.
@@ -270,7 +271,15 @@ impl Solver {
                 settings.enable_warm_starting,
             )
         };
-        self.bundles.pack(&self.graph.contacts, &mut self.bundle_starts, prepare_constraint);
+        // Colour order jumps about the contacts: each is asked for a little
+        // before it is prepared.
+        let ahead = |i: u32| {
+            // SAFETY: every key in `contact_keys` was listed from `contacts`
+            // by `gather_constraints` this step, and no contact has been
+            // added or removed since.
+            prefetch(unsafe { contacts.get_unchecked(keys[i as usize]) });
+        };
+        self.bundles.pack(&self.graph.contacts, &mut self.bundle_starts, prepare_constraint, ahead);
     }
 
     /// Gravity, forces and damping over one substep.
