@@ -167,10 +167,6 @@ impl Lanes for Avx8 {
         // SAFETY: an `Avx8` is made only where AVX is available.
         Avx8(unsafe { _mm256_set1_ps(v) })
     }
-    #[cfg(test)]
-    fn from_fn(f: impl FnMut(usize) -> f32) -> Self {
-        Avx8::from_array(std::array::from_fn(f))
-    }
     #[inline(always)]
     fn lane(&self, l: usize) -> f32 {
         self.as_array()[l]
@@ -299,8 +295,8 @@ mod tests {
         let four = |lanes: &[(f32, f32)], f: &dyn Fn(Wide, Wide) -> Wide| {
             let mut out = Vec::new();
             for chunk in lanes.chunks(4) {
-                let a = Wide::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.0));
-                let b = Wide::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.1));
+                let a = Wide::new(std::array::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.0)));
+                let b = Wide::new(std::array::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.1)));
                 out.extend_from_slice(&f(a, b).to_array()[..chunk.len()]);
             }
             out
@@ -308,8 +304,8 @@ mod tests {
         let eight = |lanes: &[(f32, f32)], f: &dyn Fn(Avx8, Avx8) -> Avx8| {
             let mut out = Vec::new();
             for chunk in lanes.chunks(8) {
-                let a = Avx8::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.0));
-                let b = Avx8::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.1));
+                let a = Avx8::from_array(std::array::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.0)));
+                let b = Avx8::from_array(std::array::from_fn(|l| chunk.get(l).map_or(0.0, |c| c.1)));
                 out.extend_from_slice(&f(a, b).to_array()[..chunk.len()]);
             }
             out

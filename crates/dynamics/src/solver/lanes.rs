@@ -54,9 +54,6 @@ pub(crate) trait Lanes:
 
     /// `v` in every lane.
     fn splat(v: Real) -> Self;
-    /// Lane `l` is `f(l)`.
-    #[cfg(test)]
-    fn from_fn(f: impl FnMut(usize) -> Real) -> Self;
     /// Lane `l`.
     fn lane(&self, l: usize) -> Real;
     /// Sets lane `l` to `v`.
@@ -113,10 +110,6 @@ impl Lanes for Wide {
     fn splat(v: Real) -> Self {
         Wide::splat(v)
     }
-    #[cfg(test)]
-    fn from_fn(f: impl FnMut(usize) -> Real) -> Self {
-        Wide::new(std::array::from_fn(f))
-    }
     #[inline(always)]
     fn lane(&self, l: usize) -> Real {
         self.as_array()[l]
@@ -167,8 +160,9 @@ impl Lanes for Wide {
     #[inline(always)]
     fn scatter_rows(columns: &[Self; 8], mut store: impl FnMut(usize, &[Real; 8])) {
         let columns = columns.map(|c| c.to_array());
-        for l in 0..LANES {
-            store(l, &std::array::from_fn(|f| columns[f][l]));
+        let rows: [[Real; 8]; LANES] = std::array::from_fn(|l| std::array::from_fn(|f| columns[f][l]));
+        for (l, row) in rows.iter().enumerate() {
+            store(l, row);
         }
     }
 }
