@@ -87,5 +87,5 @@ mod test_rng;
 pub use columns::StateColumns;
 pub use error::BroadPhaseError;
 pub use event::PairEvent;
-pub use proxy::PairFilter;
+pub use proxy::{PairFilter, ProxyHint};
 pub use sweep_and_prune::{BroadPhaseSettings, DEFAULT_REGION_SIZE, RegionView, SweepAndPrune};

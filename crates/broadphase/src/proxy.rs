@@ -7,6 +7,26 @@
 use crate::region::CellRange;
 use lamina_geometry::Aabb;
 
+/// Where a key's proxy is kept inside a [`SweepAndPrune`](crate::SweepAndPrune):
+/// remembered by a caller that moves the same proxies step after step, it
+/// spares [`SweepAndPrune::refit_hinted`](crate::SweepAndPrune::refit_hinted)
+/// the lookup of the key, a cache miss of its own in a large world. A hint is
+/// only ever a guess: a stale one (its proxy removed, its slot given to
+/// another key) or [`ProxyHint::NONE`] costs the lookup and nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProxyHint(pub(crate) u32);
+
+impl ProxyHint {
+    /// No guess: the key is looked up.
+    pub const NONE: ProxyHint = ProxyHint(u32::MAX);
+}
+
+impl Default for ProxyHint {
+    fn default() -> Self {
+        ProxyHint::NONE
+    }
+}
+
 /// Where a proxy is registered.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

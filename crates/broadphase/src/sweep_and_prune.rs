@@ -5,7 +5,7 @@ use crate::error::BroadPhaseError;
 use crate::event::PairEvent;
 use crate::hash::FastBuild;
 use crate::pair_set::PairSet;
-use crate::proxy::{PairFilter, Placement, Proxy};
+use crate::proxy::{PairFilter, Placement, Proxy, ProxyHint};
 use crate::region::{CellRange, RegionGrid, SweepPolicy};
 use lamina_geometry::tolerance::AABB_MARGIN;
 use lamina_geometry::{Aabb, Real};
@@ -333,17 +333,40 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// [`SweepAndPrune::update`], returning the new fat box when the proxy
     /// moved (`None` when it stayed): for callers that keep a copy of it.
     pub fn refit(&mut self, key: K, aabb: Aabb) -> Result<Option<Aabb>, BroadPhaseError<K>> {
+        Ok(self.refit_hinted(key, ProxyHint::NONE, aabb)?.0)
+    }
+
+    /// [`SweepAndPrune::refit`] where `hint` says where `key`'s proxy was
+    /// (from an earlier call, or [`ProxyHint::NONE`]): when it still holds
+    /// `key`, the key is not looked up. Returns the new fat box when the proxy
+    /// moved, and the hint to keep for the next call. A wrong hint changes
+    /// nothing but the time taken.
+    pub fn refit_hinted(
+        &mut self,
+        key: K,
+        hint: ProxyHint,
+        aabb: Aabb,
+    ) -> Result<(Option<Aabb>, ProxyHint), BroadPhaseError<K>> {
         if !aabb.is_valid() {
             return Err(BroadPhaseError::InvalidAabb { mins: aabb.mins, maxs: aabb.maxs });
         }
-        let id = *self.keys.get(&key).ok_or(BroadPhaseError::UnknownKey(key))?;
+        let id = match self.proxies.get(hint.0 as usize) {
+            Some(p) if p.live && p.key == key => hint.0,
+            _ => *self.keys.get(&key).ok_or(BroadPhaseError::UnknownKey(key))?,
+        };
         if self.proxies[id as usize].fat.contains(&aabb) {
-            return Ok(None);
+            return Ok((None, ProxyHint(id)));
         }
         let fat = self.fatten(&aabb)?;
         self.relocate(id, fat);
         self.queue(id);
-        Ok(Some(fat))
+        Ok((Some(fat), ProxyHint(id)))
+    }
+
+    /// Where `key`'s proxy is kept, for [`SweepAndPrune::refit_hinted`];
+    /// `None` for an unknown key.
+    pub fn hint(&self, key: K) -> Option<ProxyHint> {
+        self.keys.get(&key).map(|&id| ProxyHint(id))
     }
 
     /// Removes `key`'s proxy. Its pairs end: the next [`SweepAndPrune::update_pairs`]
@@ -836,6 +859,46 @@ mod tests {
     #[test]
     fn sweeps_and_searches_agree_with_every_proxy_moving() {
         sweeps_and_searches_agree(0x0bad_cafe_0100, 100);
+    }
+
+    /// A hint spares the key lookup and nothing else: right, stale (its
+    /// proxy removed and the slot given to another key), absent or out of
+    /// range, refitting with it moves the same proxy to the same place as
+    /// refitting by key, and the hint returned is the right one.
+    #[test]
+    fn wrong_hints_refit_as_the_key_does() {
+        let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
+        let (mut hinted, mut keyed) = (SweepAndPrune::<u32>::new(), SweepAndPrune::<u32>::new());
+        for sap in [&mut hinted, &mut keyed] {
+            for k in 0..4 {
+                sap.insert(k, at(2.0 * k as Real)).expect("fresh key");
+            }
+        }
+        let stale = hinted.hint(1).expect("live key");
+        for sap in [&mut hinted, &mut keyed] {
+            sap.remove(1).expect("live key");
+            sap.insert(7, at(2.0)).expect("fresh key"); // takes key 1's slot
+        }
+        assert_eq!(hinted.hint(7), Some(stale), "the freed slot is reused");
+        let right = hinted.hint(3).expect("live key");
+        let mut events = (Vec::new(), Vec::new());
+        let cases = [
+            (3, right, 5.5),
+            (3, stale, 6.5),
+            (0, stale, 1.5),
+            (2, ProxyHint::NONE, 3.5),
+            (7, ProxyHint(99), 0.5),
+        ];
+        for (key, hint, x) in cases {
+            let (moved, kept) = hinted.refit_hinted(key, hint, at(x)).expect("live key");
+            assert_eq!(moved, keyed.refit(key, at(x)).expect("live key"), "key {key}");
+            assert_eq!(Some(kept), hinted.hint(key), "key {key}");
+            hinted.update_pairs(&mut events.0);
+            keyed.update_pairs(&mut events.1);
+            assert_eq!(events.0, events.1, "key {key}");
+            hinted.check_invariants().unwrap_or_else(|e| panic!("after key {key}: {e}"));
+        }
+        assert!(hinted.refit_hinted(1, stale, at(0.0)).is_err(), "a removed key is unknown, hint or not");
     }
 
     #[test]

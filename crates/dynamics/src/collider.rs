@@ -1,5 +1,6 @@
 //! Colliders: a shape fixed to a body, with its material and collision filter.
 
+use lamina_broadphase::ProxyHint;
 use lamina_geometry::{Aabb, Isometry, Real, Shape};
 
 use crate::{BodyKey, WorldError};
@@ -173,6 +174,10 @@ pub struct Collider {
     /// Snapshots take it back from the broad phase.
     #[cfg_attr(feature = "serde", serde(skip, default = "crate::snapshot::unset_bounds"))]
     pub(crate) proxy_box: Aabb,
+    /// Where the broad phase keeps this collider's proxy, so that moving it
+    /// needs no lookup by key (a guess: a wrong one costs only the lookup).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) proxy_hint: ProxyHint,
 }
 
 impl Collider {
@@ -190,6 +195,7 @@ impl Collider {
             user_data: desc.user_data,
             aabb,
             proxy_box: aabb,
+            proxy_hint: ProxyHint::NONE,
         }
     }
 

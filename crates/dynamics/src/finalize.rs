@@ -32,8 +32,11 @@ impl World {
                 }
                 _ => c.aabb = contact_bounds(c, &pose, margin),
             }
-            if let Ok(Some(fat)) = self.broad_phase.refit(ck, c.aabb) {
-                c.proxy_box = fat;
+            if let Ok((moved, hint)) = self.broad_phase.refit_hinted(ck, c.proxy_hint, c.aabb) {
+                c.proxy_hint = hint;
+                if let Some(fat) = moved {
+                    c.proxy_box = fat;
+                }
             }
             if immovable {
                 let _ = self.immovable_index.update(ck, c.aabb);

@@ -280,8 +280,9 @@ impl World {
             self.free_slots.colliders.removed(key);
             return Err(WorldError::InvalidBodyProperty { name: "collider bounds", value: Real::NAN });
         }
-        if let Some(fat) = self.broad_phase.fat_aabb(key) {
+        if let (Some(fat), Some(hint)) = (self.broad_phase.fat_aabb(key), self.broad_phase.hint(key)) {
             self.colliders[key].proxy_box = fat;
+            self.colliders[key].proxy_hint = hint;
         }
         if self.bodies[body].kind != BodyKind::Dynamic {
             let _ = self.immovable_index.insert_filtered(key, aabb, NO_PAIRS);

@@ -13,6 +13,7 @@
 //! since the last step). Its copy of its broad-phase box is not written: it is
 //! taken back from the broad phase.
 
+use lamina_broadphase::ProxyHint;
 use lamina_geometry::{Aabb, Isometry, Point, Real, Rotation, Shape, Vec2};
 use slotmap::SlotMap;
 
@@ -107,7 +108,8 @@ fn row(
         sensor,
         user_data,
         aabb,
-        proxy_box: _, // taken back from the broad phase
+        proxy_box: _,  // taken back from the broad phase
+        proxy_hint: _, // likewise
     } = collider;
     let p = crate::finalize::contact_bounds(collider, &bodies[*body].pose, margin);
     let t = local_pose.translation.vector;
@@ -213,6 +215,7 @@ impl CollidersIn {
             user_data,
             aabb: super::unset_bounds(),
             proxy_box: super::unset_bounds(),
+            proxy_hint: ProxyHint::NONE,
         }
     }
 
@@ -236,6 +239,7 @@ pub(crate) fn restore_bounds(world: &mut World, read: &CollidersIn) -> Result<()
             Point::new(unflip(p.maxs.x, r[2]), unflip(p.maxs.y, r[3])),
         );
         c.proxy_box = world.broad_phase.fat_aabb(key).ok_or("a collider has no broad-phase proxy")?;
+        c.proxy_hint = world.broad_phase.hint(key).unwrap_or(ProxyHint::NONE);
     }
     Ok(())
 }

@@ -19,6 +19,7 @@ use std::arch::x86_64::{
 use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
 
 use super::body_state::States;
+use super::bundles::LaneBundle;
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
 use super::lane_passes::LanePass;
@@ -49,6 +50,16 @@ pub(crate) unsafe fn contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<
 #[target_feature(enable = "avx")]
 pub(crate) unsafe fn points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Avx8>, states: &States) {
     pass.points(bundle, states);
+}
+
+/// Completes a bundle packed in eight lanes, compiled for AVX.
+///
+/// # Safety
+///
+/// The processor must have AVX ([`available`]).
+#[target_feature(enable = "avx")]
+pub(crate) unsafe fn finish<B: LaneBundle>(bundle: &mut B) {
+    bundle.finish();
 }
 
 /// Eight `f32` lanes in one AVX register.

@@ -65,6 +65,10 @@ pub(crate) trait LaneBundle: Copy + Send {
     const EMPTY: Self;
     /// Writes constraint `c`, number `index`, to lane `l`.
     fn set_lane(&mut self, l: usize, index: u32, c: &Self::Constraint);
+    /// Completes the bundle once its lanes are written: what can be computed
+    /// for every lane at once is computed here.
+    #[inline(always)]
+    fn finish(&mut self) {}
 }
 
 /// Bundles per task when packing on several threads.
@@ -83,17 +87,21 @@ const AHEAD: usize = 2;
 /// Colour order visits the constraints' records out of memory order, so
 /// before filling a bundle, `ahead(i)` is called for each constraint `i` of
 /// the bundle [`AHEAD`] places on: it may ask for their data to be fetched
-/// (a prefetch), which then arrives while this bundle is being filled.
-pub(crate) fn pack_bundles<B, F, A>(
+/// (a prefetch), which then arrives while this bundle is being filled. Once
+/// filled, a bundle is handed to `finish` (which calls [`LaneBundle::finish`],
+/// compiled for the lanes' instructions).
+pub(crate) fn pack_bundles<B, F, A, E>(
     coloring: &ColorOrder,
     bundles: &mut Vec<B>,
     starts: &mut [usize; COLOR_COUNT + 1],
     prepare: F,
     ahead: A,
+    finish: E,
 ) where
     B: LaneBundle,
     F: Fn(u32) -> B::Constraint + Sync,
     A: Fn(u32) + Sync,
+    E: Fn(&mut B) + Sync,
 {
     let width = |color: usize| if color == OVERFLOW { 1 } else { B::WIDTH };
     starts[0] = 0;
@@ -132,6 +140,7 @@ pub(crate) fn pack_bundles<B, F, A>(
             for (l, &member) in members(i, color).iter().enumerate() {
                 bundle.set_lane(l, member, &prepare(member));
             }
+            finish(bundle);
         }
     };
     if total < 2 * PACK_CHUNK {

@@ -16,7 +16,7 @@ use lamina_geometry::Real;
 
 use super::body_state::{BodiesW, States};
 use super::bundles::{LaneBodies, LaneBundle};
-use super::contact_solver::ContactConstraint;
+use super::contact_solver::{ContactConstraint, MAX_CONDITION};
 use super::lanes::{Lanes, Vec2W, Wide, lane, max, min, select, set_flag};
 
 /// One manifold point of every lane.
@@ -61,7 +61,8 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
     pub impulse_scale: W,
     /// The 2×2 normal effective mass `[k11, k12, k22]` where `has_block` is set.
     pub block: [W; 3],
-    /// A mask: lanes solved as a block.
+    /// A mask: lanes solved as a block. While the bundle is being packed
+    /// (before [`ContactBundle::finish`]), lanes with two points.
     pub has_block: W,
     /// A mask: lanes that hold a constraint.
     pub used: W,
@@ -89,6 +90,11 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
     fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
         ContactBundle::set_lane(self, l, index, c);
     }
+
+    #[inline(always)]
+    fn finish(&mut self) {
+        ContactBundle::finish(self);
+    }
 }
 
 impl<W: Lanes> ContactBundle<W> {
@@ -103,10 +109,7 @@ impl<W: Lanes> ContactBundle<W> {
         set(&mut self.bias_rate, c.softness.bias_rate);
         set(&mut self.mass_scale, c.softness.mass_scale);
         set(&mut self.impulse_scale, c.softness.impulse_scale);
-        if let (Some(k), 2) = (c.block, c.count) {
-            for (w, value) in self.block.iter_mut().zip(k) {
-                set(w, value);
-            }
+        if c.count == 2 {
             set_flag(&mut self.has_block, l);
         }
         set_flag(&mut self.used, l);
@@ -115,14 +118,51 @@ impl<W: Lanes> ContactBundle<W> {
             set(&mut p.anchor_a.y, cp.anchor_a.y);
             set(&mut p.anchor_b.x, cp.anchor_b.x);
             set(&mut p.anchor_b.y, cp.anchor_b.y);
-            set(&mut p.base_separation, cp.base_separation);
-            set(&mut p.normal_mass, cp.normal_mass);
-            set(&mut p.tangent_mass, cp.tangent_mass);
+            // The separation itself, until `finish` takes the anchors' part out.
+            set(&mut p.base_separation, cp.separation);
             set(&mut p.normal_impulse, cp.normal_impulse);
             set(&mut p.tangent_impulse, cp.tangent_impulse);
-            set(&mut p.max_normal_impulse, cp.max_normal_impulse);
             set(&mut p.relative_velocity, cp.relative_velocity);
         }
+    }
+
+    /// Completes the packed lanes, all at once: for a point with anchors `rA`,
+    /// `rB` (from each centre of mass) and direction `d`, the effective mass
+    /// is `1 / (mA + mB + iA (rA × d)² + iB (rB × d)²)`, the impulse along `d`
+    /// that changes the relative velocity along `d` by one (zero where that
+    /// sum is not positive, or the point absent); the separation's base is the
+    /// separation minus `n·(rB − rA)`, so that adding `n·(pB − pA)` for the
+    /// current anchors gives the current separation; and two points whose
+    /// 2×2 normal mass matrix is well conditioned are solved as a block.
+    #[inline(always)]
+    pub fn finish(&mut self) {
+        let (zero, one) = (W::ZERO, W::ONE);
+        let (n, two) = (self.normal, self.has_block);
+        let t = n.right_perp();
+        let LaneBodies { inv_mass_a: ma, inv_i_a: ia, inv_mass_b: mb, inv_i_b: ib, .. } = self.bodies;
+        let mut rn = [(zero, zero); 2];
+        for (k, present) in [self.used, two].into_iter().enumerate() {
+            let p = &mut self.points[k];
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let (rna, rnb) = (ra.cross(&n), rb.cross(&n));
+            let (rta, rtb) = (ra.cross(&t), rb.cross(&t));
+            let k_normal = ma + mb + ia * rna * rna + ib * rnb * rnb;
+            let k_tangent = ma + mb + ia * rta * rta + ib * rtb * rtb;
+            let mass = |k: W| select(present & k.simd_gt(zero), one / k, zero);
+            p.normal_mass = mass(k_normal);
+            p.tangent_mass = mass(k_tangent);
+            p.base_separation = select(present, p.base_separation - n.dot(&(rb - ra)), zero);
+            rn[k] = (rna, rnb);
+        }
+        let [(rn1a, rn1b), (rn2a, rn2b)] = rn;
+        let k11 = ma + mb + ia * rn1a * rn1a + ib * rn1b * rn1b;
+        let k22 = ma + mb + ia * rn2a * rn2a + ib * rn2b * rn2b;
+        let k12 = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b;
+        let det = k11 * k22 - k12 * k12;
+        let block = two & (k11 * k11).simd_lt(W::splat(MAX_CONDITION) * det);
+        // Other lanes keep the identity, which keeps their unused arithmetic finite.
+        self.block = [select(block, k11, one), select(block, k12, zero), select(block, k22, one)];
+        self.has_block = block;
     }
 
     /// The accumulated normal and tangent impulses of point `k` in lane `l`.

@@ -44,8 +44,8 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8
         ahead: impl Fn(u32) + Sync,
     ) {
         match self {
-            Bundles::Four(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead),
-            Bundles::Eight(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead),
+            Bundles::Four(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead, |b| b.finish()),
+            Bundles::Eight(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead, eight_finish),
         }
     }
 }
@@ -126,6 +126,20 @@ pub(crate) fn run_bundles<B4: Send, B8: Send>(
         Bundles::Four(b) => for_each_in_color(&mut b[range], serial, states, &four),
         Bundles::Eight(b) => for_each_in_color(&mut b[range], serial, states, &eight),
     }
+}
+
+/// [`LaneBundle::finish`] of an eight-lane bundle, compiled for AVX.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+#[inline(always)]
+fn eight_finish<B: LaneBundle>(bundle: &mut B) {
+    // SAFETY: as in `eight_contacts`.
+    unsafe { super::avx::finish(bundle) }
+}
+
+/// Without eight lanes the solver never holds eight-lane bundles.
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+fn eight_finish<B: LaneBundle>(bundle: &mut B) {
+    bundle.finish();
 }
 
 /// `pass` on eight contacts, compiled for AVX.

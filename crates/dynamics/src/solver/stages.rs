@@ -48,6 +48,9 @@ pub(crate) struct Solver {
     frames: Vec<(Rotation, Point)>,
     /// Each contact constraint's contact and its bodies' solver indices.
     contact_keys: Vec<ContactKey>,
+    /// Each contact constraint's impulses per point, on their way back to
+    /// the contacts.
+    contact_impulses: Vec<[(Real, Real); 2]>,
     contact_bodies: Vec<(u32, u32)>,
     /// Each joint constraint's joint and its bodies' solver indices.
     joint_keys: Vec<JointKey>,
@@ -312,14 +315,18 @@ impl Solver {
     /// next step's warm start, with each joint's force and torque over a
     /// substep of `h` seconds.
     pub fn store_impulses(
-        &self,
+        &mut self,
         contacts: &mut SlotMap<ContactKey, Contact>,
         joints: &mut SlotMap<JointKey, Joint>,
         h: Real,
     ) {
         match &self.bundles {
-            Bundles::Four(bundles) => store_contact_impulses(bundles, &self.contact_keys, contacts),
-            Bundles::Eight(bundles) => store_contact_impulses(bundles, &self.contact_keys, contacts),
+            Bundles::Four(bundles) => {
+                store_contact_impulses(bundles, &self.contact_keys, &mut self.contact_impulses, contacts)
+            }
+            Bundles::Eight(bundles) => {
+                store_contact_impulses(bundles, &self.contact_keys, &mut self.contact_impulses, contacts)
+            }
         }
         for (c, &member) in self.joints.iter().zip(&self.other_joints.order) {
             let joint = &mut joints[self.joint_keys[member as usize]];
@@ -404,20 +411,30 @@ fn store_point_impulses<W: Lanes>(
 }
 
 /// Writes each bundle's accumulated impulses back to its lanes' contacts.
+///
+/// Bundles hold their contacts in colour order, which jumps about memory;
+/// the impulses are first put in constraint order (`staged`, small enough to
+/// stay in the cache), then written to the contacts in key order, which
+/// walks their storage from one end to the other.
 fn store_contact_impulses<W: Lanes>(
     bundles: &[ContactBundle<W>],
     keys: &[ContactKey],
+    staged: &mut Vec<[(Real, Real); 2]>,
     contacts: &mut SlotMap<ContactKey, Contact>,
 ) {
+    staged.clear();
+    staged.resize(keys.len(), [(0.0, 0.0); 2]);
     for bundle in bundles {
         for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
-            if member == NO_INDEX {
-                continue;
+            if member != NO_INDEX {
+                staged[member as usize] = [bundle.impulses(l, 0), bundle.impulses(l, 1)];
             }
-            let contact = &mut contacts[keys[member as usize]];
-            for (k, p) in contact.points.iter_mut().enumerate() {
-                (p.normal_impulse, p.tangent_impulse) = bundle.impulses(l, k);
-            }
+        }
+    }
+    for (&key, impulses) in keys.iter().zip(staged.iter()) {
+        let contact = &mut contacts[key];
+        for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
+            (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
         }
     }
 }
