@@ -17,8 +17,10 @@ use lamina_geometry::tolerance::{MANIFOLD_REUSE_DRIFT, MANIFOLD_REUSE_TURN};
 use lamina_geometry::{Isometry, Point, Real, Rotation, Shape, Vec2};
 use lamina_narrowphase::{FeatureId, contact_manifold_continuing, intersects};
 use rayon::prelude::*;
+use slotmap::SlotMap;
 
-use crate::body::BodyKind;
+use crate::body::{Body, BodyKind};
+use crate::collider::Collider;
 use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
 
 /// Below this many active contacts the narrow phase runs on the calling thread.
@@ -327,12 +329,22 @@ pub(crate) enum Collision {
     Manifold(Vec2, ArrayVec<ContactPointState, 2>, Option<ManifoldFrame>),
 }
 
+/// What refreshing a contact changed that the serial pass after must see: its
+/// touching state flipped.
+const TOUCHING_CHANGED: u8 = 1;
+/// What refreshing a contact changed: it touches and has a sleeping body to wake.
+const WAKES: u8 = 2;
+
 /// The narrow phase's buffers, kept from step to step.
 #[derive(Default)]
 pub(crate) struct NarrowPhase {
     pair_events: Vec<PairEvent<ColliderKey>>,
     active: Vec<ContactKey>,
-    results: Vec<Collision>,
+    /// The active contacts, borrowed for one step's refresh: kept empty
+    /// between steps as a buffer of pointer-sized elements (see [`recycle`]).
+    borrowed: Vec<usize>,
+    /// Per active contact, what its refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]).
+    changes: Vec<u8>,
     /// Dynamic pairs that began (true) or stopped touching.
     links: Vec<(BodyKey, BodyKey, bool)>,
     to_wake: Vec<BodyKey>,
@@ -461,58 +473,48 @@ impl World {
     /// Refreshes the manifold of every contact with an awake body, reports
     /// touching changes, and wakes sleeping bodies that something touches.
     ///
-    /// The manifolds are computed in parallel, each from its own pair alone
-    /// (impulses carried over included), into a buffer in contact order;
-    /// applying them (storing, events, waking) is then a serial pass in the same
-    /// order, so the result does not depend on the thread count.
+    /// The manifolds are computed in parallel, each contact from its own pair
+    /// alone (impulses carried over included) and written in place, since
+    /// no other contact's refresh reads it; each notes what changed. The rare
+    /// changes (events, links, wake-ups) are then applied in a serial pass in
+    /// key order, so the result does not depend on the thread count.
     pub(crate) fn update_contacts(&mut self) {
         let mut active = std::mem::take(&mut self.narrow.active);
+        let mut changes = std::mem::take(&mut self.narrow.changes);
         active.clear();
-        active.extend(
-            self.contacts
-                .iter()
-                .filter(|(_, c)| self.bodies[c.body_a].awake || self.bodies[c.body_b].awake)
-                .map(|(k, _)| k),
-        );
-        let mut results = std::mem::take(&mut self.narrow.results);
-        let world = &*self;
-        let settings = self.settings;
-        if active.len() < NARROW_PARALLEL_MIN {
-            results.clear();
-            results.extend(active.iter().map(|&k| world.collide(k, &settings)));
-        } else {
-            active
-                .par_iter()
-                .with_min_len(NARROW_CHUNK)
-                .map(|&k| world.collide(k, &settings))
-                .collect_into_vec(&mut results);
+        let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(&mut self.narrow.borrowed));
+        let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
+        for (key, c) in self.contacts.iter_mut() {
+            if bodies[c.body_a].awake || bodies[c.body_b].awake {
+                active.push(key);
+                borrowed.push(c);
+            }
         }
+        let refresh = |c: &mut &mut Contact| refresh(c, bodies, colliders, settings);
+        if borrowed.len() < NARROW_PARALLEL_MIN {
+            changes.clear();
+            changes.extend(borrowed.iter_mut().map(refresh));
+        } else {
+            borrowed.par_iter_mut().with_min_len(NARROW_CHUNK).map(refresh).collect_into_vec(&mut changes);
+        }
+        self.narrow.borrowed = recycle(borrowed);
 
         let mut to_wake = std::mem::take(&mut self.narrow.to_wake);
         to_wake.clear();
         let mut links = std::mem::take(&mut self.narrow.links);
         links.clear();
-        for (&key, result) in active.iter().zip(results.drain(..)) {
-            let c = &mut self.contacts[key];
-            let was_touching = c.touching;
-            match result {
-                Collision::Sensor(overlap) => c.touching = overlap,
-                Collision::Manifold(normal, points, frame) => {
-                    c.normal = normal;
-                    c.points = points;
-                    if let Some(frame) = frame {
-                        c.computed_in = frame;
-                    }
-                    c.touching = !c.points.is_empty();
-                }
+        for (&key, &change) in active.iter().zip(&changes) {
+            if change == 0 {
+                continue;
             }
-            if c.touching != was_touching && !c.sensor {
+            let c = &self.contacts[key];
+            if change & TOUCHING_CHANGED != 0 && !c.sensor {
                 let dynamic = |k: BodyKey| self.bodies[k].kind == BodyKind::Dynamic;
                 if dynamic(c.body_a) && dynamic(c.body_b) {
                     links.push((c.body_a, c.body_b, c.touching));
                 }
             }
-            if c.touching && !c.sensor {
+            if change & WAKES != 0 {
                 for body in [c.body_a, c.body_b] {
                     let b = &self.bodies[body];
                     if !b.awake && b.kind != BodyKind::Fixed {
@@ -520,7 +522,7 @@ impl World {
                     }
                 }
             }
-            if c.touching != was_touching {
+            if change & TOUCHING_CHANGED != 0 {
                 let (a, b, sensor, touching) = (c.collider_a, c.collider_b, c.sensor, c.touching);
                 self.report_touching(a, b, sensor, touching);
                 if touching && !sensor {
@@ -542,61 +544,7 @@ impl World {
         self.narrow.links = links;
         self.narrow.to_wake = to_wake;
         self.narrow.active = active;
-        self.narrow.results = results;
-    }
-
-    /// The new manifold (or sensor overlap) of one contact, from the current poses.
-    fn collide(&self, key: ContactKey, settings: &WorldSettings) -> Collision {
-        let c = &self.contacts[key];
-        let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
-        let (ca, cb) = (&self.colliders[c.collider_a], &self.colliders[c.collider_b]);
-        // Each collider's bounds hold its shape grown by the speculative
-        // distance: bounds apart mean shapes farther apart than that, with no
-        // contact point and no overlap. Most pairs the broad phase keeps (its
-        // fat boxes reach 2 cm further) end here, without a manifold.
-        if !ca.aabb.intersects(&cb.aabb) {
-            return if c.sensor {
-                Collision::Sensor(false)
-            } else {
-                Collision::Manifold(Vec2::zeros(), ArrayVec::new(), None)
-            };
-        }
-        let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
-        if c.sensor {
-            return Collision::Sensor(intersects(&ca.shape, &pose_a, &cb.shape, &pose_b));
-        }
-        let span = 2.0 * ba.extent.min(bb.extent);
-        if let Some((normal, points)) =
-            c.carried_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance)
-        {
-            return Collision::Manifold(normal, points, None);
-        }
-        // Points within the speculative distance let the solver stop an
-        // approach before the shapes overlap; faster approaches are caught by
-        // continuous collision (`continuous.rs`).
-        let m = contact_manifold_continuing(
-            &ca.shape,
-            &pose_a,
-            &cb.shape,
-            &pose_b,
-            settings.speculative_distance,
-            c.touching,
-        );
-        let mut points = ArrayVec::new();
-        for p in &m.points {
-            points.push(ContactPointState {
-                point: p.point,
-                local_a: ca.local_pose * p.local_a,
-                local_b: cb.local_pose * p.local_b,
-                separation: p.separation,
-                id: p.id,
-                normal_impulse: 0.0,
-                tangent_impulse: 0.0,
-            });
-        }
-        c.carry_impulses(&mut points, settings.enable_warm_starting);
-        let frame = ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose);
-        Collision::Manifold(m.normal, points, Some(frame))
+        self.narrow.changes = changes;
     }
 
     /// Records a hit event for contact `key`, which just began touching, if its
@@ -636,6 +584,112 @@ impl World {
             });
         }
     }
+}
+
+/// The new manifold (or sensor overlap) of contact `c`, from the current poses.
+fn collide(
+    c: &Contact,
+    bodies: &SlotMap<BodyKey, Body>,
+    colliders: &SlotMap<ColliderKey, Collider>,
+    settings: &WorldSettings,
+) -> Collision {
+    let (ba, bb) = (&bodies[c.body_a], &bodies[c.body_b]);
+    let (ca, cb) = (&colliders[c.collider_a], &colliders[c.collider_b]);
+    // Each collider's bounds hold its shape grown by the speculative
+    // distance: bounds apart mean shapes farther apart than that, with no
+    // contact point and no overlap. Most pairs the broad phase keeps (its
+    // fat boxes reach 2 cm further) end here, without a manifold.
+    if !ca.aabb.intersects(&cb.aabb) {
+        return if c.sensor {
+            Collision::Sensor(false)
+        } else {
+            Collision::Manifold(Vec2::zeros(), ArrayVec::new(), None)
+        };
+    }
+    let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
+    if c.sensor {
+        return Collision::Sensor(intersects(&ca.shape, &pose_a, &cb.shape, &pose_b));
+    }
+    let span = 2.0 * ba.extent.min(bb.extent);
+    if let Some((normal, points)) =
+        c.carried_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance)
+    {
+        return Collision::Manifold(normal, points, None);
+    }
+    // Points within the speculative distance let the solver stop an
+    // approach before the shapes overlap; faster approaches are caught by
+    // continuous collision (`continuous.rs`).
+    let m = contact_manifold_continuing(
+        &ca.shape,
+        &pose_a,
+        &cb.shape,
+        &pose_b,
+        settings.speculative_distance,
+        c.touching,
+    );
+    let mut points = ArrayVec::new();
+    for p in &m.points {
+        points.push(ContactPointState {
+            point: p.point,
+            local_a: ca.local_pose * p.local_a,
+            local_b: cb.local_pose * p.local_b,
+            separation: p.separation,
+            id: p.id,
+            normal_impulse: 0.0,
+            tangent_impulse: 0.0,
+        });
+    }
+    c.carry_impulses(&mut points, settings.enable_warm_starting);
+    let frame = ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose);
+    Collision::Manifold(m.normal, points, Some(frame))
+}
+
+/// Refreshes contact `c`'s manifold (or sensor overlap) in place and says
+/// what changed: [`TOUCHING_CHANGED`], [`WAKES`], or nothing.
+fn refresh(
+    c: &mut Contact,
+    bodies: &SlotMap<BodyKey, Body>,
+    colliders: &SlotMap<ColliderKey, Collider>,
+    settings: &WorldSettings,
+) -> u8 {
+    let was_touching = c.touching;
+    match collide(c, bodies, colliders, settings) {
+        Collision::Sensor(overlap) => c.touching = overlap,
+        Collision::Manifold(normal, points, frame) => {
+            c.normal = normal;
+            c.points = points;
+            if let Some(frame) = frame {
+                c.computed_in = frame;
+            }
+            c.touching = !c.points.is_empty();
+        }
+    }
+    let asleep = |k: BodyKey| {
+        let b = &bodies[k];
+        !b.awake && b.kind != BodyKind::Fixed
+    };
+    let mut change = 0;
+    if c.touching != was_touching {
+        change |= TOUCHING_CHANGED;
+    }
+    if c.touching && !c.sensor && (asleep(c.body_a) || asleep(c.body_b)) {
+        change |= WAKES;
+    }
+    change
+}
+
+/// An empty vector with `v`'s allocation, for elements of the same size and
+/// alignment: a buffer of references can be kept between steps, empty, as a
+/// buffer of `usize`, and borrowed again without allocating.
+fn recycle<T, U>(v: Vec<T>) -> Vec<U> {
+    const { assert!(size_of::<T>() == size_of::<U>() && align_of::<T>() == align_of::<U>()) };
+    let mut v = std::mem::ManuallyDrop::new(v);
+    v.clear();
+    // SAFETY: the allocation was made for `capacity` elements of `T`, whose
+    // size and alignment `U` shares (asserted above), so it has the layout
+    // `capacity` elements of `U` need; the length is zero, so no element of
+    // either type is read or dropped, and the old vector is never dropped.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<U>(), 0, v.capacity()) }
 }
 
 #[cfg(test)]
