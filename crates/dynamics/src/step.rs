@@ -72,23 +72,12 @@ impl World {
         let settings = self.settings;
         let substeps = settings.substeps.max(1);
         let h = dt / substeps as Real;
-        let inv_h = 1.0 / h;
-        let push = settings.contact_push_max_velocity;
 
         let s = &mut self.solver;
         s.gather_bodies(&mut self.bodies, &settings, h);
         let (joints, contacts) = s.gather_constraints(&self.bodies, &self.contacts, &self.joints);
         s.prepare(&self.bodies, &self.contacts, &self.joints, &settings, h);
-        for _ in 0..substeps {
-            s.integrate_velocities(h, settings.max_linear_speed);
-            if settings.enable_warm_starting {
-                s.warm_start();
-            }
-            s.solve(inv_h, push, true);
-            s.integrate_positions(h, settings.max_linear_speed);
-            s.solve(inv_h, push, false);
-        }
-        s.apply_restitution(settings.restitution_threshold);
+        s.run_substeps(&settings, substeps, h, rayon::current_num_threads());
         s.store_impulses(&mut self.contacts, &mut self.joints, h);
 
         self.profile.awake_bodies = s.states.len();

@@ -68,6 +68,19 @@ impl<'a> States<'a> {
         Self { ptr: states.as_mut_ptr(), len: states.len(), _slice: PhantomData }
     }
 
+    /// The states `range`, which must be in bounds (checked), to change
+    /// directly: a block of bodies integrated by one thread.
+    ///
+    /// # Safety
+    ///
+    /// No other thread reads or writes any of these states meanwhile.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn range(&self, range: std::ops::Range<usize>) -> &mut [BodyState] {
+        assert!(range.start <= range.end && range.end <= self.len);
+        // SAFETY: in bounds (checked above); exclusive by the caller's promise.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
+    }
+
     /// The state of body `i`; immovable bodies (`NO_INDEX`) read as fixed.
     #[inline]
     pub fn load(&self, i: u32) -> BodyState {

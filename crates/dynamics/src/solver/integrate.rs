@@ -2,33 +2,17 @@
 
 use lamina_geometry::tolerance::MAX_ROTATION_PER_SUBSTEP;
 use lamina_geometry::{Real, Rotation, Vec2};
-use rayon::prelude::*;
 
 use super::body_state::{BodyParams, BodyState};
 
-/// Bodies per task when integrating on several threads; below two chunks the
-/// calling thread does it all. Each body is independent, so any split gives the
-/// same bits.
-const CHUNK: usize = 512;
-
 /// v ← damping·(v + h·a), w likewise; speeds are capped at `max_speed`.
+/// Each body is independent, so any split of the bodies gives the same bits.
 pub(crate) fn integrate_velocities(
     states: &mut [BodyState],
     params: &[BodyParams],
     h: Real,
     max_speed: Real,
 ) {
-    if states.len() < 2 * CHUNK {
-        integrate_velocities_serial(states, params, h, max_speed);
-    } else {
-        states
-            .par_chunks_mut(CHUNK)
-            .zip(params.par_chunks(CHUNK))
-            .for_each(|(s, p)| integrate_velocities_serial(s, p, h, max_speed));
-    }
-}
-
-fn integrate_velocities_serial(states: &mut [BodyState], params: &[BodyParams], h: Real, max_speed: Real) {
     let max_spin = MAX_ROTATION_PER_SUBSTEP / h;
     for (s, p) in states.iter_mut().zip(params) {
         let v = (s.v + p.linear_acceleration * h) * p.linear_damping;
@@ -82,14 +66,6 @@ fn capped(v: Vec2, max_speed: Real) -> Vec2 {
 /// that a motor pulls apart) can push a velocity past any bound within one
 /// pass, and it must not carry the body off to infinity.
 pub(crate) fn integrate_positions(states: &mut [BodyState], h: Real, max_speed: Real) {
-    if states.len() < 2 * CHUNK {
-        integrate_positions_serial(states, h, max_speed);
-    } else {
-        states.par_chunks_mut(CHUNK).for_each(|s| integrate_positions_serial(s, h, max_speed));
-    }
-}
-
-fn integrate_positions_serial(states: &mut [BodyState], h: Real, max_speed: Real) {
     let max_spin = MAX_ROTATION_PER_SUBSTEP / h;
     for s in states.iter_mut() {
         s.v = capped(s.v, max_speed);

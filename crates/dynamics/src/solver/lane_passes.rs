@@ -3,6 +3,8 @@
 //! four lanes wide, or eight where the processor has AVX (`avx.rs`), chosen
 //! once per solver; eight-lane passes run inside functions compiled for AVX.
 
+use std::ops::Range;
+
 use lamina_geometry::Real;
 
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
@@ -13,7 +15,7 @@ use super::constraint_graph::{COLOR_COUNT, ColorOrder};
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
 use super::lanes::Lanes;
-use super::parallel::for_each_in_color;
+use super::team::BlockSlice;
 
 /// Bundles of one kind packed in lanes: four, or eight where the processor
 /// has AVX (chosen once, when the solver is made).
@@ -112,19 +114,40 @@ impl LanePass for Restitution {
     fn points<W: Lanes>(&self, _: &mut PointJointBundle<W>, _: &States) {}
 }
 
-/// Runs `pass` over `bundles[range]` of one colour, through functions
-/// compiled for AVX where the bundles are eight wide.
-pub(crate) fn run_bundles<B4: Send, B8: Send>(
-    bundles: &mut Bundles<B4, B8>,
-    range: std::ops::Range<usize>,
-    serial: bool,
-    states: &States,
-    four: impl Fn(&mut B4, &States) + Sync,
-    eight: impl Fn(&mut B8, &States) + Sync,
-) {
-    match bundles {
-        Bundles::Four(b) => for_each_in_color(&mut b[range], serial, states, &four),
-        Bundles::Eight(b) => for_each_in_color(&mut b[range], serial, states, &eight),
+/// Bundles of one width as the blocks of a stage share them (see
+/// [`BlockSlice`]).
+pub(crate) enum BundleBlocks<'a, B4, B8> {
+    Four(BlockSlice<'a, B4>),
+    Eight(BlockSlice<'a, B8>),
+}
+
+impl<'a, B4: Send, B8: Send> BundleBlocks<'a, B4, B8> {
+    pub fn new(bundles: &'a mut Bundles<B4, B8>) -> Self {
+        match bundles {
+            Bundles::Four(b) => BundleBlocks::Four(BlockSlice::new(b)),
+            Bundles::Eight(b) => BundleBlocks::Eight(BlockSlice::new(b)),
+        }
+    }
+
+    /// Runs `four` or `eight`, whichever fits the width, on the bundles
+    /// `range` in order.
+    ///
+    /// # Safety
+    ///
+    /// As [`BlockSlice::range`]: no other thread holds any of these bundles
+    /// (or, since they are of one colour, their movable bodies) meanwhile.
+    pub unsafe fn run(
+        &self,
+        range: Range<usize>,
+        states: &States,
+        four: impl Fn(&mut B4, &States),
+        eight: impl Fn(&mut B8, &States),
+    ) {
+        // SAFETY: the caller's promise.
+        match self {
+            BundleBlocks::Four(b) => unsafe { b.range(range) }.iter_mut().for_each(|b| four(b, states)),
+            BundleBlocks::Eight(b) => unsafe { b.range(range) }.iter_mut().for_each(|b| eight(b, states)),
+        }
     }
 }
 

@@ -16,7 +16,7 @@
 //! that approached fast enough to `−e·v_before`, and the impulses are stored for
 //! the next step's warm start. Each stage is a method of [`Solver`]
 //! (`stages.rs`); the constraints are coloured in `constraint_graph.rs` so that
-//! one colour's can be solved in parallel (`parallel.rs`): contacts and plain
+//! one colour's can be solved in parallel, by a team of threads that stays for the whole solve (`team.rs`): contacts and plain
 //! point joints four at a time in SIMD lanes (`contact_bundle.rs`,
 //! `joints/point_bundle.rs`; eight on x86-64 processors with AVX, `avx.rs`,
 //! dispatched in `lane_passes.rs`), other joints one by one (`joints/`). Bodies carry only deltas (position and rotation since
@@ -34,8 +34,8 @@ pub(crate) mod integrate;
 pub(crate) mod joints;
 pub(crate) mod lane_passes;
 pub(crate) mod lanes;
-pub(crate) mod parallel;
 pub(crate) mod stages;
+pub(crate) mod team;
 
 pub(crate) use stages::Solver;
 

@@ -3,8 +3,11 @@
 //! `World::solve` (in `step.rs`) runs them in order: gather the awake bodies,
 //! gather and colour the constraints, prepare them; then per substep integrate
 //! velocities, warm start, solve, integrate positions and relax; then apply
-//! restitution and store the impulses. The constraint stages run colour by
-//! colour, a colour's joints and then its contacts, each set in parallel.
+//! restitution and store the impulses. The substeps and restitution run as
+//! one list of stages on a team of threads (`team.rs`): the constraint passes
+//! colour by colour, each colour's joints, point joints and contacts together.
+
+use std::ops::Range;
 
 use lamina_geometry::{Point, Real, Rotation, Vec2};
 use rayon::prelude::*;
@@ -20,10 +23,10 @@ use super::integrate;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::{JointBody, JointConstraint, JointContext};
 use super::lane_passes::{
-    Bundles, Eight, LanePass, Restitution, Solve, WarmStart, eight_contacts, eight_points, run_bundles,
+    BundleBlocks, Bundles, Eight, LanePass, Restitution, Solve, WarmStart, eight_contacts, eight_points,
 };
 use super::lanes::Lanes;
-use super::parallel::for_each_in_color;
+use super::team::{BlockSlice, Team};
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
 use crate::joint::Joint;
@@ -76,6 +79,8 @@ pub(crate) struct Solver {
     bundles: Bundles<ContactBundle, ContactBundle<Eight>>,
     /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.
     bundle_starts: [usize; COLOR_COUNT + 1],
+    /// The stages of the substeps and the threads that run them.
+    team: Team<Pass>,
 }
 
 /// The parameters of an immovable body.
@@ -285,30 +290,77 @@ impl Solver {
         self.bundles.pack(&self.graph.contacts, &mut self.bundle_starts, prepare_constraint, ahead);
     }
 
-    /// Gravity, forces and damping over one substep.
-    pub fn integrate_velocities(&mut self, h: Real, max_speed: Real) {
-        integrate::integrate_velocities(&mut self.states, &self.params, h, max_speed);
+    /// Runs the substeps and restitution on the team (`team.rs`): per
+    /// substep integrate velocities, warm start, solve, integrate positions
+    /// and relax, each constraint pass colour by colour; then restitution.
+    pub fn run_substeps(&mut self, settings: &WorldSettings, substeps: u32, h: Real, threads: usize) {
+        self.team.clear();
+        let bodies = self.states.len();
+        for _ in 0..substeps {
+            self.team.push(Pass::IntegrateVelocities, bodies, BODY_BLOCK);
+            if settings.enable_warm_starting {
+                self.color_stages(Pass::WarmStart);
+            }
+            self.color_stages(Pass::Solve);
+            self.team.push(Pass::IntegratePositions, bodies, BODY_BLOCK);
+            self.color_stages(Pass::Relax);
+        }
+        self.color_stages(Pass::Restitution);
+
+        let (max_speed, inv_h) = (settings.max_linear_speed, 1.0 / h);
+        let max_push = settings.contact_push_max_velocity;
+        let threshold = settings.restitution_threshold;
+        let params = &self.params;
+        let view = ColorView {
+            joint_starts: &self.other_joints.starts,
+            point_starts: &self.point_bundle_starts,
+            contact_starts: &self.bundle_starts,
+            joints: BlockSlice::new(&mut self.joints),
+            points: BundleBlocks::new(&mut self.point_bundles),
+            contacts: BundleBlocks::new(&mut self.bundles),
+            states: States::new(&mut self.states),
+        };
+        let run = |pass: Pass, items: Range<usize>| {
+            // SAFETY (every arm): `items` is one block of this stage, which
+            // no other block shares; body integration touches each body of
+            // its block alone, a colour's constraints share no movable body.
+            match pass {
+                Pass::IntegrateVelocities => {
+                    let block = unsafe { view.states.range(items.clone()) };
+                    integrate::integrate_velocities(block, &params[items], h, max_speed);
+                }
+                Pass::IntegratePositions => {
+                    integrate::integrate_positions(unsafe { view.states.range(items) }, h, max_speed);
+                }
+                Pass::WarmStart(c) => unsafe { view.run(c, items, |j, st| j.warm_start(st), &WarmStart) },
+                Pass::Solve(c) => unsafe {
+                    let solve = Solve { inv_h, max_push, use_bias: true };
+                    view.run(c, items, |j, st| j.solve(st, inv_h, true), &solve)
+                },
+                Pass::Relax(c) => unsafe {
+                    let relax = Solve { inv_h, max_push, use_bias: false };
+                    view.run(c, items, |j, st| j.solve(st, inv_h, false), &relax)
+                },
+                Pass::Restitution(c) => unsafe { view.run(c, items, |_, _| {}, &Restitution { threshold }) },
+            }
+        };
+        self.team.run(threads, &run);
     }
 
-    /// Moves every body by its velocity (capped at `max_speed`) over one substep.
-    pub fn integrate_positions(&mut self, h: Real, max_speed: Real) {
-        integrate::integrate_positions(&mut self.states, h, max_speed);
-    }
-
-    /// Applies the impulses accumulated in the last step.
-    pub fn warm_start(&mut self) {
-        self.for_each_color(|j, st| j.warm_start(st), WarmStart);
-    }
-
-    /// One pass of every constraint with position bias (`use_bias`) or, in the
-    /// relax pass, without.
-    pub fn solve(&mut self, inv_h: Real, max_push: Real, use_bias: bool) {
-        self.for_each_color(|j, st| j.solve(st, inv_h, use_bias), Solve { inv_h, max_push, use_bias });
-    }
-
-    /// Restitution of contacts (joints have none).
-    pub fn apply_restitution(&mut self, threshold: Real) {
-        self.for_each_color(|_, _| {}, Restitution { threshold });
+    /// Adds a stage of `pass` for every colour that holds a constraint; the
+    /// overflow colour's runs on one thread.
+    fn color_stages(&mut self, pass: impl Fn(u8) -> Pass) {
+        let count = |starts: &[usize; COLOR_COUNT + 1], c: usize| starts[c + 1] - starts[c];
+        for color in 0..COLOR_COUNT {
+            let items = count(&self.other_joints.starts, color)
+                + count(&self.point_bundle_starts, color)
+                + count(&self.bundle_starts, color);
+            if color == OVERFLOW {
+                self.team.push_serial(pass(color as u8), items);
+            } else {
+                self.team.push(pass(color as u8), items, CONSTRAINT_BLOCK);
+            }
+        }
     }
 
     /// Writes the accumulated impulses back to the contacts and joints, for the
@@ -339,43 +391,81 @@ impl Solver {
             Bundles::Eight(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
         }
     }
+}
 
-    /// Runs `joint` on every joint solved alone and `pass` on every bundle of
-    /// point joints and of contacts, colour by colour: each colour's joints,
-    /// then its point joints, then its contacts.
-    fn for_each_color<J, P>(&mut self, joint: J, pass: P)
-    where
-        J: Fn(&mut JointConstraint, &States) + Sync,
-        P: LanePass,
-    {
-        let states = States::new(&mut self.states);
-        let (joint_starts, bundle_starts) = (&self.other_joints.starts, &self.bundle_starts);
-        let point_starts = &self.point_bundle_starts;
-        // Only the colours that hold something: a small world uses a few of
-        // them, and visiting the empty ones cost it a fifth of its solve.
-        let used = |starts: &[usize; COLOR_COUNT + 1], c: usize| starts[c] != starts[c + 1];
-        for color in 0..COLOR_COUNT {
-            if !(used(joint_starts, color) || used(point_starts, color) || used(bundle_starts, color)) {
-                continue;
+/// Bodies integrated per block, at least: a body takes a few nanoseconds.
+const BODY_BLOCK: usize = 256;
+
+/// Constraints (bundles, or joints solved alone) per block, at least: a
+/// bundle of eight contacts takes some tens of nanoseconds a pass.
+const CONSTRAINT_BLOCK: usize = 8;
+
+/// One stage of the substeps: what the team runs on a block of items
+/// (bodies, or a colour's constraints).
+#[derive(Clone, Copy, Debug)]
+enum Pass {
+    IntegrateVelocities,
+    IntegratePositions,
+    WarmStart(u8),
+    Solve(u8),
+    Relax(u8),
+    Restitution(u8),
+}
+
+/// The constraints and body states as the blocks of a stage share them.
+/// A colour's items are its joints solved alone, then its bundles of point
+/// joints, then its bundles of contacts; `*_starts[c]..*_starts[c + 1]` is
+/// colour `c`'s part of each list.
+struct ColorView<'a> {
+    joint_starts: &'a [usize; COLOR_COUNT + 1],
+    point_starts: &'a [usize; COLOR_COUNT + 1],
+    contact_starts: &'a [usize; COLOR_COUNT + 1],
+    joints: BlockSlice<'a, JointConstraint>,
+    points: BundleBlocks<'a, PointJointBundle, PointJointBundle<Eight>>,
+    contacts: BundleBlocks<'a, ContactBundle, ContactBundle<Eight>>,
+    states: States<'a>,
+}
+
+impl ColorView<'_> {
+    /// Runs `joint` on the joints and `pass` on the bundles among items
+    /// `items` of colour `color`, in item order.
+    ///
+    /// # Safety
+    ///
+    /// `items` is one block of a stage of this colour: no other thread holds
+    /// any of its constraints or their movable bodies meanwhile.
+    unsafe fn run<P: LanePass>(
+        &self,
+        color: u8,
+        items: Range<usize>,
+        joint: impl Fn(&mut JointConstraint, &States),
+        pass: &P,
+    ) {
+        let c = color as usize;
+        let mut offset = 0;
+        // The part of `items` that falls in colour `c`'s range of one list,
+        // whose items follow the `offset` items of the lists before it.
+        let mut part = |starts: &[usize; COLOR_COUNT + 1]| {
+            let len = starts[c + 1] - starts[c];
+            let clip = |i: usize| i.clamp(offset, offset + len) - offset + starts[c];
+            let range = clip(items.start)..clip(items.end);
+            offset += len;
+            range
+        };
+        let (joints, points, contacts) =
+            (part(self.joint_starts), part(self.point_starts), part(self.contact_starts));
+        let states = &self.states;
+        // SAFETY: the caller's promise, for each list's share of the block.
+        unsafe {
+            for j in self.joints.range(joints) {
+                joint(j, states);
             }
-            let serial = color == OVERFLOW;
-            let joints = &mut self.joints[joint_starts[color]..joint_starts[color + 1]];
-            for_each_in_color(joints, serial, &states, &joint);
-            run_bundles(
-                &mut self.point_bundles,
-                point_starts[color]..point_starts[color + 1],
-                serial,
-                &states,
-                |b, st| pass.points(b, st),
-                |b, st| eight_points(&pass, b, st),
-            );
-            run_bundles(
-                &mut self.bundles,
-                bundle_starts[color]..bundle_starts[color + 1],
-                serial,
-                &states,
+            self.points.run(points, states, |b, st| pass.points(b, st), |b, st| eight_points(pass, b, st));
+            self.contacts.run(
+                contacts,
+                states,
                 |b, st| pass.contacts(b, st),
-                |b, st| eight_contacts(&pass, b, st),
+                |b, st| eight_contacts(pass, b, st),
             );
         }
     }
