@@ -62,7 +62,6 @@ impl World {
         self.profile.sleep = t.elapsed();
 
         self.profile.contacts = self.contacts.len();
-        self.profile.touching_contacts = self.contacts.values().filter(|c| c.touching).count();
         self.profile.step = start.elapsed();
         Ok(())
     }
@@ -75,13 +74,14 @@ impl World {
 
         let s = &mut self.solver;
         s.gather_bodies(&mut self.bodies, &settings, h);
-        let (joints, contacts) = s.gather_constraints(&self.bodies, &self.contacts, &self.joints);
+        let (joints, contacts, touching) = s.gather_constraints(&self.bodies, &self.contacts, &self.joints);
         s.prepare(&self.bodies, &self.contacts, &self.joints, &settings, h);
         s.run_substeps(&settings, substeps, h, rayon::current_num_threads());
         s.store_impulses(&mut self.contacts, &mut self.joints, h);
 
         self.profile.awake_bodies = s.states.len();
         self.profile.constraints = contacts;
+        self.profile.touching_contacts = touching;
         self.profile.joints = joints;
     }
 }

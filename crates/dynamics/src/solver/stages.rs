@@ -135,13 +135,15 @@ impl Solver {
     }
 
     /// Lists the joints and touching contacts with at least one awake body,
-    /// each in key order, and colours them. Returns how many of each.
+    /// each in key order, and colours them. Returns how many of each, and
+    /// how many contacts touch in all (asleep, sensors and all), counted on
+    /// the way since nothing after this in a step changes it.
     pub fn gather_constraints(
         &mut self,
         bodies: &SlotMap<BodyKey, Body>,
         contacts: &SlotMap<ContactKey, Contact>,
         joints: &SlotMap<JointKey, Joint>,
-    ) -> (usize, usize) {
+    ) -> (usize, usize, usize) {
         let index = |k: BodyKey| bodies.get(k).map_or(NO_INDEX, |b| b.solver_index);
         self.joint_keys.clear();
         self.joint_bodies.clear();
@@ -154,7 +156,9 @@ impl Solver {
         }
         self.contact_keys.clear();
         self.contact_bodies.clear();
+        let mut touching = 0;
         for (key, c) in contacts.iter() {
+            touching += usize::from(c.touching);
             if !c.touching || c.sensor {
                 continue;
             }
@@ -173,7 +177,7 @@ impl Solver {
             std::mem::swap(&mut self.coloured_contacts, &mut self.contact_bodies);
             self.coloured_bodies = self.states.len();
         }
-        (self.joint_keys.len(), self.contact_keys.len())
+        (self.joint_keys.len(), self.contact_keys.len(), touching)
     }
 
     /// Prepares every constraint for the step: joints in colour order, contacts
