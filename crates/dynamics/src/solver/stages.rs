@@ -49,6 +49,9 @@ pub(crate) struct Solver {
     /// step's start: what preparing a contact reads of its bodies, kept
     /// beside the states so that it need not visit the bodies themselves.
     frames: Vec<(Rotation, Point)>,
+    /// Every contact's key, and what listing the constraints found of it.
+    all_contacts: Vec<ContactKey>,
+    listings: Vec<Listing>,
     /// Each contact constraint's contact and its bodies' solver indices.
     contact_keys: Vec<ContactKey>,
     /// Each contact constraint's impulses per point, on their way back to
@@ -154,18 +157,38 @@ impl Solver {
                 self.joint_bodies.push((ia, ib));
             }
         }
+        // Telling which contacts the solver takes reads both bodies of every
+        // contact, two cache misses a contact: that part runs in parallel,
+        // into one entry per contact, and the list is then compacted in order.
+        self.all_contacts.clear();
+        self.all_contacts.extend(contacts.keys());
+        let listing = |&key: &ContactKey| {
+            let c = &contacts[key];
+            let (ia, ib) = if c.touching && !c.sensor {
+                (index(c.body_a), index(c.body_b))
+            } else {
+                (NO_INDEX, NO_INDEX)
+            };
+            Listing { a: ia, b: ib, touching: c.touching }
+        };
+        if self.all_contacts.len() < 2 * LIST_CHUNK {
+            self.listings.clear();
+            self.listings.extend(self.all_contacts.iter().map(listing));
+        } else {
+            self.all_contacts
+                .par_iter()
+                .with_min_len(LIST_CHUNK)
+                .map(listing)
+                .collect_into_vec(&mut self.listings);
+        }
         self.contact_keys.clear();
         self.contact_bodies.clear();
         let mut touching = 0;
-        for (key, c) in contacts.iter() {
-            touching += usize::from(c.touching);
-            if !c.touching || c.sensor {
-                continue;
-            }
-            let (ia, ib) = (index(c.body_a), index(c.body_b));
-            if ia != NO_INDEX || ib != NO_INDEX {
+        for (&key, l) in self.all_contacts.iter().zip(&self.listings) {
+            touching += usize::from(l.touching);
+            if l.a != NO_INDEX || l.b != NO_INDEX {
                 self.contact_keys.push(key);
-                self.contact_bodies.push((ia, ib));
+                self.contact_bodies.push((l.a, l.b));
             }
         }
         let unchanged = self.coloured_bodies == self.states.len()
@@ -395,6 +418,19 @@ impl Solver {
             Bundles::Eight(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
         }
     }
+}
+
+/// Contacts per task when listing the constraints on several threads.
+const LIST_CHUNK: usize = 1024;
+
+/// What listing the constraints finds of one contact: its bodies' solver
+/// indices if the solver takes it (both `NO_INDEX` if not), and whether it
+/// touches.
+#[derive(Clone, Copy, Debug)]
+struct Listing {
+    a: u32,
+    b: u32,
+    touching: bool,
 }
 
 /// Bodies integrated per block, at least: a body takes a few nanoseconds.
