@@ -66,6 +66,8 @@ struct Stages {
     broad: f64,
     narrow: f64,
     solver: f64,
+    /// The solver's substeps, included in `solver`.
+    substeps: f64,
     finalize: f64,
     sleep: f64,
 }
@@ -204,7 +206,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
     let steps = options.steps.unwrap_or(scene.steps);
     let mut times = Vec::with_capacity(options.runs);
     let mut hashes = Vec::with_capacity(options.runs);
-    let mut sums = [Duration::ZERO; 5];
+    let mut sums = [Duration::ZERO; 6];
     let mut world = (scene.build)();
     for run in 0..options.runs {
         if run > 0 {
@@ -221,9 +223,14 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
                 eprintln!("\n{}: step {step} refused: {e}", scene.name);
             }
             let p = world.profile();
-            for (sum, stage) in
-                sums.iter_mut().zip([p.broad_phase, p.narrow_phase, p.solver, p.finalize, p.sleep])
-            {
+            for (sum, stage) in sums.iter_mut().zip([
+                p.broad_phase,
+                p.narrow_phase,
+                p.solver,
+                p.finalize,
+                p.sleep,
+                p.substeps,
+            ]) {
                 *sum += stage;
             }
             progress.update(scene.name, threads, run, options.runs, step + 1, steps);
@@ -254,6 +261,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
             solver: mean(sums[2]),
             finalize: mean(sums[3]),
             sleep: mean(sums[4]),
+            substeps: mean(sums[5]),
         },
         end: end_state(&world),
     }
@@ -302,7 +310,7 @@ fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<14} {:>7} {:>5} {:>4} {:>9} {:>9}  {:<16} {:>7} {:>7} {:>7} {:>8} {:>7}",
+        "{:<14} {:>7} {:>5} {:>4} {:>9} {:>9}  {:<16} {:>7} {:>7} {:>7} {:>8} {:>8} {:>7}",
         "scene",
         "threads",
         "steps",
@@ -313,6 +321,7 @@ fn table(rows: &[Row]) -> String {
         "broad",
         "narrow",
         "solver",
+        "substeps",
         "finalize",
         "sleep"
     );
@@ -320,7 +329,7 @@ fn table(rows: &[Row]) -> String {
         let s = &r.stages;
         let _ = writeln!(
             out,
-            "{:<14} {:>7} {:>5} {:>4} {:>9.3} {:>9.3}  {:<16} {:>7.3} {:>7.3} {:>7.3} {:>8.3} {:>7.3}",
+            "{:<14} {:>7} {:>5} {:>4} {:>9.3} {:>9.3}  {:<16} {:>7.3} {:>7.3} {:>7.3} {:>8.3} {:>8.3} {:>7.3}",
             r.scene,
             r.threads,
             r.steps,
@@ -331,11 +340,15 @@ fn table(rows: &[Row]) -> String {
             s.broad,
             s.narrow,
             s.solver,
+            s.substeps,
             s.finalize,
             s.sleep
         );
     }
-    let _ = writeln!(out, "\nstage columns: mean ms per step over every step of every run");
+    let _ = writeln!(
+        out,
+        "\nstage columns: mean ms per step over every step of every run (substeps: the part of solver spent in the substeps)"
+    );
     let _ = writeln!(out, "\nafter the last run:");
     let _ = writeln!(
         out,
@@ -376,7 +389,7 @@ fn table(rows: &[Row]) -> String {
 fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
         "scene,threads,steps,runs,min_ms_per_step,median_ms_per_step,state_hash,\
-         broad_ms,narrow_ms,solver_ms,finalize_ms,sleep_ms\n",
+         broad_ms,narrow_ms,solver_ms,substeps_ms,finalize_ms,sleep_ms\n",
     );
     for r in rows {
         let s = &r.stages;
@@ -385,7 +398,7 @@ fn csv(rows: &[Row]) -> String {
         distinct.dedup();
         let _ = writeln!(
             out,
-            "{},{},{},{},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.4},{:.4}",
+            "{},{},{},{},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4}",
             r.scene,
             r.threads,
             r.steps,
@@ -396,6 +409,7 @@ fn csv(rows: &[Row]) -> String {
             s.broad,
             s.narrow,
             s.solver,
+            s.substeps,
             s.finalize,
             s.sleep
         );

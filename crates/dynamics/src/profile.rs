@@ -13,6 +13,10 @@ pub struct StepProfile {
     pub narrow_phase: Duration,
     /// Constraint preparation and the substeps.
     pub solver: Duration,
+    /// The part of [`StepProfile::solver`] spent in the substeps and
+    /// restitution (the rest: listing, colouring and preparing the
+    /// constraints, storing their impulses).
+    pub substeps: Duration,
     /// Writing poses back, bounding boxes, broad-phase proxies.
     pub finalize: Duration,
     /// Islands and sleep.

@@ -76,7 +76,9 @@ impl World {
         s.gather_bodies(&mut self.bodies, &settings, h);
         let (joints, contacts, touching) = s.gather_constraints(&self.bodies, &self.contacts, &self.joints);
         s.prepare(&self.bodies, &self.contacts, &self.joints, &settings, h);
+        let t = Instant::now();
         s.run_substeps(&settings, substeps, h, rayon::current_num_threads());
+        self.profile.substeps = t.elapsed();
         s.store_impulses(&mut self.contacts, &mut self.joints, h);
 
         self.profile.awake_bodies = s.states.len();
