@@ -184,11 +184,11 @@ impl Contact {
         self.sensor
     }
 
-    /// The manifold carried along with the bodies, now at `pose_a` and
-    /// `pose_b`, when they moved so little relative to each other since it was
-    /// computed that a new one would differ by less than
-    /// [`MANIFOLD_REUSE_DRIFT`]; `None` when the manifold must be computed
-    /// again. `span` bounds the distance between any two points where the
+    /// Carries the manifold along with the bodies, now at `pose_a` and
+    /// `pose_b`, in place, when they moved so little relative to each other
+    /// since it was computed that a new one would differ by less than
+    /// [`MANIFOLD_REUSE_DRIFT`]; false, the contact unchanged, when the
+    /// manifold must be computed again. `span` bounds the distance between any two points where the
     /// bodies can meet: twice the smaller body's extent.
     ///
     /// Each point keeps its place on each body, and its separation changes by
@@ -206,15 +206,15 @@ impl Contact {
     ///
     /// A point that left the speculative distance also asks for a full
     /// computation, which drops it.
-    pub(crate) fn carried_manifold(
-        &self,
+    pub(crate) fn carry_manifold(
+        &mut self,
         pose_a: &Isometry,
         pose_b: &Isometry,
         span: Real,
         speculative_distance: Real,
-    ) -> Option<(Vec2, ArrayVec<ContactPointState, 2>)> {
+    ) -> bool {
         if self.points.is_empty() {
-            return None;
+            return false;
         }
         let turn =
             self.computed_in.relative_rotation.rotation_to(&pose_a.rotation.rotation_to(&pose_b.rotation));
@@ -224,11 +224,13 @@ impl Contact {
             || sin_turn > MANIFOLD_REUSE_TURN
             || (single && sin_turn * span > MANIFOLD_REUSE_DRIFT)
         {
-            return None;
+            return false;
         }
         let normal = pose_a.rotation * self.computed_in.normal;
-        let mut points = self.points.clone();
-        for (p, &computed) in points.iter_mut().zip(&self.computed_in.separations) {
+        // Each point's new place and separation, written only once every
+        // point has passed.
+        let mut carried = [(Point::origin(), 0.0); 2];
+        for ((p, &computed), out) in self.points.iter().zip(&self.computed_in.separations).zip(&mut carried) {
             let (on_a, on_b) = (pose_a * p.local_a, pose_b * p.local_b);
             let gap = on_b - on_a;
             let approach = normal.dot(&gap);
@@ -237,12 +239,16 @@ impl Contact {
             if separation > speculative_distance
                 || slide.norm_squared() > MANIFOLD_REUSE_DRIFT * MANIFOLD_REUSE_DRIFT
             {
-                return None;
+                return false;
             }
-            p.point = on_a + gap * 0.5;
+            *out = (on_a + gap * 0.5, separation);
+        }
+        self.normal = normal;
+        for (p, (point, separation)) in self.points.iter_mut().zip(carried) {
+            p.point = point;
             p.separation = separation;
         }
-        Some((normal, points))
+        true
     }
 
     /// Gives each of `points` the accumulated impulses of the current point
@@ -317,15 +323,19 @@ pub enum SensorEvent {
 
 /// What the narrow phase found for one contact.
 #[derive(Clone, Debug)]
-// The results live in a buffer kept from step to step; boxing the manifold
-// would allocate for every contact of every step.
+// Returned by value for every contact refreshed; boxing the manifold would
+// allocate for every contact of every step.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Collision {
     /// A sensor pair: do the shapes overlap?
     Sensor(bool),
+    /// A solid pair whose manifold was carried along in place (see
+    /// [`Contact::carry_manifold`]).
+    Carried,
     /// A solid pair: the manifold's normal and points, with the impulses
     /// carried over from the contact's previous points, and the frame it was
-    /// computed in (`None` for a manifold carried along, whose frame stays).
+    /// computed in (`None` when the shapes are apart: no points, and the
+    /// frame is never read).
     Manifold(Vec2, ArrayVec<ContactPointState, 2>, Option<ManifoldFrame>),
 }
 
@@ -596,9 +606,10 @@ impl World {
     }
 }
 
-/// The new manifold (or sensor overlap) of contact `c`, from the current poses.
+/// The new manifold (or sensor overlap) of contact `c`, from the current
+/// poses, or [`Collision::Carried`] once `c`'s own was carried along.
 fn collide(
-    c: &Contact,
+    c: &mut Contact,
     bodies: &SlotMap<BodyKey, Body>,
     colliders: &SlotMap<ColliderKey, Collider>,
     settings: &WorldSettings,
@@ -621,10 +632,8 @@ fn collide(
         return Collision::Sensor(intersects(&ca.shape, &pose_a, &cb.shape, &pose_b));
     }
     let span = 2.0 * ba.extent.min(bb.extent);
-    if let Some((normal, points)) =
-        c.carried_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance)
-    {
-        return Collision::Manifold(normal, points, None);
+    if c.carry_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance) {
+        return Collision::Carried;
     }
     // Points within the speculative distance let the solver stop an
     // approach before the shapes overlap; faster approaches are caught by
@@ -665,6 +674,7 @@ fn refresh(
     let was_touching = c.touching;
     match collide(c, bodies, colliders, settings) {
         Collision::Sensor(overlap) => c.touching = overlap,
+        Collision::Carried => c.touching = true,
         Collision::Manifold(normal, points, frame) => {
             c.normal = normal;
             c.points = points;
@@ -782,18 +792,19 @@ mod tests {
                     pose_b.rotation.angle() + dr,
                 );
                 let span = 2.0 * 0.75;
-                let Some((normal, points)) =
-                    contact.carried_manifold(&pose_a, &moved, span, SPECULATIVE_DISTANCE)
-                else {
+                let mut moved_contact = contact.clone();
+                if !moved_contact.carry_manifold(&pose_a, &moved, span, SPECULATIVE_DISTANCE) {
+                    assert_eq!(moved_contact.points, contact.points, "a refused contact is left as it was");
                     refused += 1;
                     continue;
-                };
+                }
+                let (normal, points) = (moved_contact.normal, &moved_contact.points);
                 carried += 1;
                 let fresh = contact_manifold(&ground, &pose_a, &shape, &moved, SPECULATIVE_DISTANCE);
                 assert!(dr.abs() <= MANIFOLD_REUSE_TURN * 1.01, "carried across a turn of {dr}");
                 assert!(normal.dot(&fresh.normal) >= (MANIFOLD_REUSE_TURN * 1.01).cos());
                 assert_eq!(points.len(), fresh.points.len());
-                for p in &points {
+                for p in points {
                     let f = fresh.points.iter().find(|f| f.id == p.id).expect("the same features");
                     assert!(
                         (p.separation - f.separation).abs() < 1.0e-6 + 0.01 * MANIFOLD_REUSE_DRIFT,
@@ -820,13 +831,12 @@ mod tests {
         assert_eq!(contact.points.len(), 1);
         let turned = Isometry::new(corner_down.translation.vector, 0.785 + 0.002);
         let span = 2.0 * 0.5 * std::f64::consts::SQRT_2 as Real;
-        assert!(
-            contact
-                .carried_manifold(&Isometry::identity(), &corner_down, span, SPECULATIVE_DISTANCE)
-                .is_some()
-        );
-        assert!(
-            contact.carried_manifold(&Isometry::identity(), &turned, span, SPECULATIVE_DISTANCE).is_none()
-        );
+        assert!(contact.clone().carry_manifold(
+            &Isometry::identity(),
+            &corner_down,
+            span,
+            SPECULATIVE_DISTANCE
+        ));
+        assert!(!contact.clone().carry_manifold(&Isometry::identity(), &turned, span, SPECULATIVE_DISTANCE));
     }
 }
