@@ -41,5 +41,40 @@ fn step_scenes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, step_scenes);
+/// Scenes stepped on pools of one and of two threads: the step's parallel
+/// parts, and the cost of handing work out (the tumbler's colours hold a few
+/// dozen bundles each, so its solver is mostly stages opening and closing).
+fn step_scenes_by_threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scenes_by_threads");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for scene in ALL.iter().filter(|s| matches!(s.name, "large_pyramid" | "tumbler")) {
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+            let mut world = (scene.build)();
+            let mut step = 0;
+            for _ in 0..scene.steps / 10 {
+                scene.before_step(&mut world, step);
+                let _ = world.step(TIME_STEP);
+                step += 1;
+            }
+            group.bench_function(
+                format!("{}/{threads} threads/{STEPS_PER_ITERATION} steps", scene.name),
+                |b| {
+                    b.iter(|| {
+                        pool.install(|| {
+                            for _ in 0..STEPS_PER_ITERATION {
+                                scene.before_step(&mut world, step);
+                                let _ = black_box(world.step(TIME_STEP));
+                                step += 1;
+                            }
+                        })
+                    })
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, step_scenes, step_scenes_by_threads);
 criterion_main!(benches);
