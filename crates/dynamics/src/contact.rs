@@ -344,19 +344,63 @@ pub(crate) enum Collision {
 const TOUCHING_CHANGED: u8 = 1;
 /// What refreshing a contact changed: it touches and has a sleeping body to wake.
 const WAKES: u8 = 2;
+/// A flag of [`ContactSummary`]: the contact touches.
+const TOUCHING: u8 = 4;
+/// A flag of [`ContactSummary`]: the contact is a sensor's.
+const SENSOR: u8 = 8;
+
+/// What the narrow phase leaves of each contact for the rest of the step:
+/// its bodies, whether it touches, and what its refresh changed. Written in
+/// the parallel pass, while the contact is at hand, so that listing the
+/// solver's constraints reads this dense array rather than every contact
+/// again (each a few hundred bytes, one cache miss or more apiece).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactSummary {
+    pub body_a: BodyKey,
+    pub body_b: BodyKey,
+    /// [`TOUCHING_CHANGED`], [`WAKES`], [`TOUCHING`], [`SENSOR`].
+    flags: u8,
+}
+
+impl ContactSummary {
+    fn of(c: &Contact, change: u8) -> Self {
+        let touching = if c.touching { TOUCHING } else { 0 };
+        let sensor = if c.sensor { SENSOR } else { 0 };
+        Self { body_a: c.body_a, body_b: c.body_b, flags: change | touching | sensor }
+    }
+
+    /// What the refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]), 0 if nothing.
+    fn change(&self) -> u8 {
+        self.flags & (TOUCHING_CHANGED | WAKES)
+    }
+
+    /// The contact touches (a sensor's included).
+    pub fn touching(&self) -> bool {
+        self.flags & TOUCHING != 0
+    }
+
+    /// The contact touches and is solid: the solver takes it if one of its
+    /// bodies is awake.
+    pub fn solid_touching(&self) -> bool {
+        self.flags & (TOUCHING | SENSOR) == TOUCHING
+    }
+}
 
 /// The narrow phase's buffers, kept from step to step.
 #[derive(Default)]
 pub(crate) struct NarrowPhase {
     pair_events: Vec<PairEvent<ColliderKey>>,
-    /// Every contact's key, in key order, during the refresh; a scratch list
-    /// of keys elsewhere.
-    active: Vec<ContactKey>,
+    /// Every contact's key, in key order, as of the last refresh (valid
+    /// until contacts are made or destroyed, which the solver's listing of
+    /// the same step precedes).
+    pub keys: Vec<ContactKey>,
+    /// What the last refresh left of each contact, in the same order.
+    pub summaries: Vec<ContactSummary>,
     /// The contacts, in the same order, borrowed for one step's refresh: kept empty
     /// between steps as a buffer of pointer-sized elements (see [`recycle`]).
     borrowed: Vec<usize>,
-    /// Per contact, what its refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]).
-    changes: Vec<u8>,
+    /// A scratch list of contacts to destroy.
+    doomed: Vec<ContactKey>,
     /// Dynamic pairs that began (true) or stopped touching.
     links: Vec<(BodyKey, BodyKey, bool)>,
     to_wake: Vec<BodyKey>,
@@ -439,7 +483,7 @@ impl World {
     /// Destroys the contacts of collider `key`.
     pub(crate) fn destroy_contacts_of_collider(&mut self, key: ColliderKey) {
         let body = self.colliders[key].body;
-        let mut doomed = std::mem::take(&mut self.narrow.active);
+        let mut doomed = std::mem::take(&mut self.narrow.doomed);
         doomed.clear();
         doomed.extend(self.bodies[body].contacts.iter().copied().filter(|&k| {
             let c = &self.contacts[k];
@@ -448,12 +492,12 @@ impl World {
         for &contact in &doomed {
             self.destroy_contact(contact);
         }
-        self.narrow.active = doomed;
+        self.narrow.doomed = doomed;
     }
 
     /// Destroys the solid contacts between bodies `a` and `b` (sensors stay).
     pub(crate) fn destroy_contacts_between(&mut self, a: BodyKey, b: BodyKey) {
-        let mut doomed = std::mem::take(&mut self.narrow.active);
+        let mut doomed = std::mem::take(&mut self.narrow.doomed);
         doomed.clear();
         doomed.extend(self.bodies[a].contacts.iter().copied().filter(|&k| {
             let c = &self.contacts[k];
@@ -462,7 +506,7 @@ impl World {
         for &contact in &doomed {
             self.destroy_contact(contact);
         }
-        self.narrow.active = doomed;
+        self.narrow.doomed = doomed;
     }
 
     /// Creates the contacts between bodies `a` and `b` whose colliders' fat
@@ -492,30 +536,31 @@ impl World {
     /// changes (events, links, wake-ups) are then applied in a serial pass in
     /// key order, so the result does not depend on the thread count.
     pub(crate) fn update_contacts(&mut self) {
-        let mut active = std::mem::take(&mut self.narrow.active);
-        let mut changes = std::mem::take(&mut self.narrow.changes);
-        active.clear();
+        let mut keys = std::mem::take(&mut self.narrow.keys);
+        let mut summaries = std::mem::take(&mut self.narrow.summaries);
+        keys.clear();
         let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(&mut self.narrow.borrowed));
         let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
         // Every contact is listed, and those without an awake body are passed
         // over in the parallel pass: telling them apart reads both bodies,
         // two cache misses a contact that a serial pass would pay alone.
         for (key, c) in self.contacts.iter_mut() {
-            active.push(key);
+            keys.push(key);
             borrowed.push(c);
         }
         let refresh = |c: &mut &mut Contact| {
-            if bodies[c.body_a].awake || bodies[c.body_b].awake {
+            let change = if bodies[c.body_a].awake || bodies[c.body_b].awake {
                 refresh(c, bodies, colliders, settings)
             } else {
                 0
-            }
+            };
+            ContactSummary::of(c, change)
         };
         if borrowed.len() < NARROW_PARALLEL_MIN {
-            changes.clear();
-            changes.extend(borrowed.iter_mut().map(refresh));
+            summaries.clear();
+            summaries.extend(borrowed.iter_mut().map(refresh));
         } else {
-            borrowed.par_iter_mut().with_min_len(NARROW_CHUNK).map(refresh).collect_into_vec(&mut changes);
+            borrowed.par_iter_mut().with_min_len(NARROW_CHUNK).map(refresh).collect_into_vec(&mut summaries);
         }
         self.narrow.borrowed = recycle(borrowed);
 
@@ -523,7 +568,8 @@ impl World {
         to_wake.clear();
         let mut links = std::mem::take(&mut self.narrow.links);
         links.clear();
-        for (&key, &change) in active.iter().zip(&changes) {
+        for (&key, summary) in keys.iter().zip(&summaries) {
+            let change = summary.change();
             if change == 0 {
                 continue;
             }
@@ -563,8 +609,8 @@ impl World {
         }
         self.narrow.links = links;
         self.narrow.to_wake = to_wake;
-        self.narrow.active = active;
-        self.narrow.changes = changes;
+        self.narrow.keys = keys;
+        self.narrow.summaries = summaries;
     }
 
     /// Records a hit event for contact `key`, which just began touching, if its

@@ -74,7 +74,9 @@ impl World {
 
         let s = &mut self.solver;
         s.gather_bodies(&mut self.bodies, &settings, h);
-        let (joints, contacts, touching) = s.gather_constraints(&self.bodies, &self.contacts, &self.joints);
+        let narrow = &self.narrow;
+        let (joints, contacts, touching) =
+            s.gather_constraints(&self.bodies, &self.joints, &narrow.keys, &narrow.summaries);
         s.prepare(&self.bodies, &self.contacts, &self.joints, &settings, h);
         let t = Instant::now();
         s.run_substeps(&settings, substeps, h, rayon::current_num_threads());

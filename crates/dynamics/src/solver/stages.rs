@@ -28,7 +28,8 @@ use super::lane_passes::{
 use super::lanes::Lanes;
 use super::team::{BlockSlice, Team};
 use crate::body::{Body, BodyKind, NO_INDEX};
-use crate::contact::Contact;
+use crate::contact::{Contact, ContactSummary};
+use crate::free_slots::index_and_version;
 use crate::joint::Joint;
 use crate::prefetch::prefetch;
 use crate::{BodyKey, ContactKey, JointKey, WorldSettings};
@@ -49,9 +50,10 @@ pub(crate) struct Solver {
     /// step's start: what preparing a contact reads of its bodies, kept
     /// beside the states so that it need not visit the bodies themselves.
     frames: Vec<(Rotation, Point)>,
-    /// Every contact's key, and what listing the constraints found of it.
-    all_contacts: Vec<ContactKey>,
-    listings: Vec<Listing>,
+    /// Each body slot's solver index (`NO_INDEX` for bodies not solved and
+    /// free slots): the body map's slots in a dense array, for listing the
+    /// contacts' bodies without a look-up in the map.
+    solver_of_slot: Vec<u32>,
     /// Each contact constraint's contact and its bodies' solver indices.
     contact_keys: Vec<ContactKey>,
     /// Each contact constraint's impulses per point, on their way back to
@@ -112,12 +114,16 @@ impl Solver {
         self.states.clear();
         self.params.clear();
         self.frames.clear();
+        self.solver_of_slot.clear();
         for (key, b) in bodies.iter_mut() {
+            let slot = index_and_version(key).0 as usize;
+            self.solver_of_slot.resize(slot + 1, NO_INDEX);
             if !b.awake || b.kind == BodyKind::Fixed {
                 b.solver_index = NO_INDEX;
                 continue;
             }
             b.solver_index = self.states.len() as u32;
+            self.solver_of_slot[slot] = b.solver_index;
             self.awake.push(key);
             self.frames.push((b.pose.rotation, b.local_center));
             self.states.push(BodyState::at_rest_with(b.linear_velocity, b.angular_velocity));
@@ -138,14 +144,18 @@ impl Solver {
     }
 
     /// Lists the joints and touching contacts with at least one awake body,
-    /// each in key order, and colours them. Returns how many of each, and
-    /// how many contacts touch in all (asleep, sensors and all), counted on
-    /// the way since nothing after this in a step changes it.
+    /// each in key order, and colours them. The contacts are read from the
+    /// narrow phase's summaries (`keys`, every contact in key order, and
+    /// `summaries` beside them), not from the contacts themselves. Returns how
+    /// many joints and contacts are listed, and how many contacts touch in all
+    /// (asleep and sensors included), counted on the way since nothing after
+    /// this in a step changes it.
     pub fn gather_constraints(
         &mut self,
         bodies: &SlotMap<BodyKey, Body>,
-        contacts: &SlotMap<ContactKey, Contact>,
         joints: &SlotMap<JointKey, Joint>,
+        keys: &[ContactKey],
+        summaries: &[ContactSummary],
     ) -> (usize, usize, usize) {
         let index = |k: BodyKey| bodies.get(k).map_or(NO_INDEX, |b| b.solver_index);
         self.joint_keys.clear();
@@ -157,38 +167,24 @@ impl Solver {
                 self.joint_bodies.push((ia, ib));
             }
         }
-        // Telling which contacts the solver takes reads both bodies of every
-        // contact, two cache misses a contact: that part runs in parallel,
-        // into one entry per contact, and the list is then compacted in order.
-        self.all_contacts.clear();
-        self.all_contacts.extend(contacts.keys());
-        let listing = |&key: &ContactKey| {
-            let c = &contacts[key];
-            let (ia, ib) = if c.touching && !c.sensor {
-                (index(c.body_a), index(c.body_b))
-            } else {
-                (NO_INDEX, NO_INDEX)
-            };
-            Listing { a: ia, b: ib, touching: c.touching }
-        };
-        if self.all_contacts.len() < 2 * LIST_CHUNK {
-            self.listings.clear();
-            self.listings.extend(self.all_contacts.iter().map(listing));
-        } else {
-            self.all_contacts
-                .par_iter()
-                .with_min_len(LIST_CHUNK)
-                .map(listing)
-                .collect_into_vec(&mut self.listings);
-        }
+        // A contact's bodies are alive (removing a body removes its
+        // contacts), so their slots name them: the solver index is read from
+        // the dense array by slot, with no look-up in the body map.
+        let solver_of_slot = &self.solver_of_slot;
+        let slot_index =
+            |k: BodyKey| solver_of_slot.get(index_and_version(k).0 as usize).copied().unwrap_or(NO_INDEX);
         self.contact_keys.clear();
         self.contact_bodies.clear();
         let mut touching = 0;
-        for (&key, l) in self.all_contacts.iter().zip(&self.listings) {
-            touching += usize::from(l.touching);
-            if l.a != NO_INDEX || l.b != NO_INDEX {
+        for (&key, summary) in keys.iter().zip(summaries) {
+            touching += usize::from(summary.touching());
+            if !summary.solid_touching() {
+                continue;
+            }
+            let (ia, ib) = (slot_index(summary.body_a), slot_index(summary.body_b));
+            if ia != NO_INDEX || ib != NO_INDEX {
                 self.contact_keys.push(key);
-                self.contact_bodies.push((l.a, l.b));
+                self.contact_bodies.push((ia, ib));
             }
         }
         let unchanged = self.coloured_bodies == self.states.len()
@@ -418,19 +414,6 @@ impl Solver {
             Bundles::Eight(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
         }
     }
-}
-
-/// Contacts per task when listing the constraints on several threads.
-const LIST_CHUNK: usize = 1024;
-
-/// What listing the constraints finds of one contact: its bodies' solver
-/// indices if the solver takes it (both `NO_INDEX` if not), and whether it
-/// touches.
-#[derive(Clone, Copy, Debug)]
-struct Listing {
-    a: u32,
-    b: u32,
-    touching: bool,
 }
 
 /// Bodies integrated per block, at least: a body takes a few nanoseconds.
