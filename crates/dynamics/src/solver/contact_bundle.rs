@@ -87,6 +87,7 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
         points: [PointW::EMPTY; 2],
     };
 
+    #[inline(always)]
     fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
         ContactBundle::set_lane(self, l, index, c);
     }
@@ -99,6 +100,7 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
 
 impl<W: Lanes> ContactBundle<W> {
     /// Writes constraint `c`, number `index`, to lane `l`.
+    #[inline(always)]
     fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
         let set = |w: &mut W, value: Real| w.set_lane(l, value);
         self.bodies.set_lane(l, index, (c.a, c.b), [c.inv_mass_a, c.inv_i_a, c.inv_mass_b, c.inv_i_b]);

@@ -52,6 +52,7 @@ pub(crate) struct ContactConstraint {
 /// Builds the constraint of a touching contact. `anchors` gives, per point, the
 /// vectors from each body's centre of mass to the point (world orientation).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn prepare(
     contact: &Contact,
     anchors: &[(Vec2, Vec2)],
