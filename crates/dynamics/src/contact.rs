@@ -79,7 +79,7 @@ pub struct Contact {
 }
 
 /// Where a manifold was computed, relative to its first body.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ManifoldFrame {
     /// The normal in body A's frame.
     pub normal: Vec2,
@@ -840,7 +840,9 @@ mod tests {
                 let span = 2.0 * 0.75;
                 let mut moved_contact = contact.clone();
                 if !moved_contact.carry_manifold(&pose_a, &moved, span, SPECULATIVE_DISTANCE) {
-                    assert_eq!(moved_contact.points, contact.points, "a refused contact is left as it was");
+                    let unchanged = (moved_contact.normal, &moved_contact.points, moved_contact.computed_in)
+                        == (contact.normal, &contact.points, contact.computed_in);
+                    assert!(unchanged, "a refused contact is left as it was");
                     refused += 1;
                     continue;
                 }

@@ -31,7 +31,10 @@
 //! after the last stage finds the team finished and leaves at once. The
 //! leader waits only for blocks already claimed, each of which is being run.
 //! A panic in any member ends the team (the others stop waiting) and is passed
-//! on to the caller by the pool.
+//! on to the caller by the pool. A helper taken by a thread of a busy pool
+//! (worlds stepped side by side) holds that thread until the solve ends; it
+//! is the newest job on its queue, so threads take it only once older work
+//! there is gone, and a world too small to share its stages forms no team.
 
 use std::marker::PhantomData;
 use std::ops::Range;
@@ -64,12 +67,24 @@ struct Stage<W> {
 }
 
 /// A stage's counters, each on its own cache line: the next block to claim
-/// and the blocks done.
+/// (taken by every member as it starts a block) and the blocks done (added to
+/// as each ends, and watched by the leader), so that the two do not contend.
+#[derive(Default)]
+struct StageCounters {
+    next: OwnLine,
+    done: OwnLine,
+}
+
+/// A counter alone on its cache line.
 #[derive(Default)]
 #[repr(align(64))]
-struct StageCounters {
-    next: AtomicUsize,
-    done: AtomicUsize,
+struct OwnLine(AtomicUsize);
+
+impl std::ops::Deref for OwnLine {
+    type Target = AtomicUsize;
+    fn deref(&self) -> &AtomicUsize {
+        &self.0
+    }
 }
 
 /// The stages of one solve, kept with their counters from step to step so
