@@ -12,30 +12,41 @@ mod scenes;
 use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use scenes::{ALL, TIME_STEP};
+use lamina::prelude::World;
+use scenes::{ALL, Scene, TIME_STEP};
 
 /// Steps in one timed iteration.
 const STEPS_PER_ITERATION: usize = 10;
+
+/// The scene built and stepped through a tenth of its benchmark run, with
+/// the number of the next step.
+fn warmed(scene: &Scene) -> (World, usize) {
+    let mut world = (scene.build)();
+    let mut step = 0;
+    for _ in 0..scene.steps / 10 {
+        scene.before_step(&mut world, step);
+        let _ = world.step(TIME_STEP);
+        step += 1;
+    }
+    (world, step)
+}
+
+/// One timed iteration: [`STEPS_PER_ITERATION`] steps from step `*step` on.
+fn step_on(scene: &Scene, world: &mut World, step: &mut usize) {
+    for _ in 0..STEPS_PER_ITERATION {
+        scene.before_step(world, *step);
+        let _ = black_box(world.step(TIME_STEP));
+        *step += 1;
+    }
+}
 
 fn step_scenes(c: &mut Criterion) {
     let mut group = c.benchmark_group("scenes");
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
     for scene in &ALL {
-        let mut world = (scene.build)();
-        let mut step = 0;
-        for _ in 0..scene.steps / 10 {
-            scene.before_step(&mut world, step);
-            let _ = world.step(TIME_STEP);
-            step += 1;
-        }
+        let (mut world, mut step) = warmed(scene);
         group.bench_function(format!("{}/{STEPS_PER_ITERATION} steps", scene.name), |b| {
-            b.iter(|| {
-                for _ in 0..STEPS_PER_ITERATION {
-                    scene.before_step(&mut world, step);
-                    let _ = black_box(world.step(TIME_STEP));
-                    step += 1;
-                }
-            })
+            b.iter(|| step_on(scene, &mut world, &mut step))
         });
     }
     group.finish();
@@ -50,26 +61,10 @@ fn step_scenes_by_threads(c: &mut Criterion) {
     for scene in ALL.iter().filter(|s| matches!(s.name, "large_pyramid" | "tumbler")) {
         for threads in [1, 2] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-            let mut world = (scene.build)();
-            let mut step = 0;
-            for _ in 0..scene.steps / 10 {
-                scene.before_step(&mut world, step);
-                let _ = world.step(TIME_STEP);
-                step += 1;
-            }
+            let (mut world, mut step) = warmed(scene);
             group.bench_function(
                 format!("{}/{threads} threads/{STEPS_PER_ITERATION} steps", scene.name),
-                |b| {
-                    b.iter(|| {
-                        pool.install(|| {
-                            for _ in 0..STEPS_PER_ITERATION {
-                                scene.before_step(&mut world, step);
-                                let _ = black_box(world.step(TIME_STEP));
-                                step += 1;
-                            }
-                        })
-                    })
-                },
+                |b| b.iter(|| pool.install(|| step_on(scene, &mut world, &mut step))),
             );
         }
     }
