@@ -7,7 +7,8 @@ use std::time::Duration;
 pub struct StepProfile {
     /// The whole step.
     pub step: Duration,
-    /// Broad phase: pair updates and contact creation and removal.
+    /// Broad phase: the bounds of bodies moved or woken since the last step,
+    /// pair updates, contact creation and removal.
     pub broad_phase: Duration,
     /// Narrow phase: manifold updates.
     pub narrow_phase: Duration,

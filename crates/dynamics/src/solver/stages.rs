@@ -9,6 +9,8 @@
 
 use std::ops::Range;
 
+use arrayvec::ArrayVec;
+
 use lamina_geometry::{Point, Real, Rotation, Vec2};
 use rayon::prelude::*;
 use slotmap::SlotMap;
@@ -317,18 +319,20 @@ impl Solver {
     /// substep integrate velocities, warm start, solve, integrate positions
     /// and relax, each constraint pass colour by colour; then restitution.
     pub fn run_substeps(&mut self, settings: &WorldSettings, substeps: u32, h: Real, threads: usize) {
-        self.team.clear();
+        let used = self.used_colors();
         let bodies = self.states.len();
+        let team = &mut self.team;
+        team.clear();
         for _ in 0..substeps {
-            self.team.push(Pass::IntegrateVelocities, bodies, BODY_BLOCK);
+            team.push(Pass::IntegrateVelocities, bodies, BODY_BLOCK);
             if settings.enable_warm_starting {
-                self.color_stages(Pass::WarmStart);
+                color_stages(team, &used, Pass::WarmStart);
             }
-            self.color_stages(Pass::Solve);
-            self.team.push(Pass::IntegratePositions, bodies, BODY_BLOCK);
-            self.color_stages(Pass::Relax);
+            color_stages(team, &used, Pass::Solve);
+            team.push(Pass::IntegratePositions, bodies, BODY_BLOCK);
+            color_stages(team, &used, Pass::Relax);
         }
-        self.color_stages(Pass::Restitution);
+        color_stages(team, &used, Pass::Restitution);
 
         let (max_speed, inv_h) = (settings.max_linear_speed, 1.0 / h);
         let max_push = settings.contact_push_max_velocity;
@@ -370,20 +374,21 @@ impl Solver {
         self.team.run(threads, &run);
     }
 
-    /// Adds a stage of `pass` for every colour that holds a constraint; the
-    /// overflow colour's runs on one thread.
-    fn color_stages(&mut self, pass: impl Fn(u8) -> Pass) {
+    /// Each colour that holds a constraint, with its count of items (joints
+    /// solved alone, bundles of point joints, bundles of contacts): a small
+    /// world uses a few of the colours, and its step should not pay for the
+    /// others in every pass.
+    fn used_colors(&self) -> ArrayVec<(u8, usize), COLOR_COUNT> {
         let count = |starts: &[usize; COLOR_COUNT + 1], c: usize| starts[c + 1] - starts[c];
-        for color in 0..COLOR_COUNT {
-            let items = count(&self.other_joints.starts, color)
-                + count(&self.point_bundle_starts, color)
-                + count(&self.bundle_starts, color);
-            if color == OVERFLOW {
-                self.team.push_serial(pass(color as u8), items);
-            } else {
-                self.team.push(pass(color as u8), items, CONSTRAINT_BLOCK);
-            }
-        }
+        (0..COLOR_COUNT)
+            .map(|c| {
+                let items = count(&self.other_joints.starts, c)
+                    + count(&self.point_bundle_starts, c)
+                    + count(&self.bundle_starts, c);
+                (c as u8, items)
+            })
+            .filter(|&(_, items)| items > 0)
+            .collect()
     }
 
     /// Writes the accumulated impulses back to the contacts and joints, for the
@@ -412,6 +417,18 @@ impl Solver {
         match &self.point_bundles {
             Bundles::Four(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
             Bundles::Eight(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
+        }
+    }
+}
+
+/// Adds a stage of `pass` for each colour of `used` (see
+/// [`Solver::used_colors`]); the overflow colour's runs on one thread.
+fn color_stages(team: &mut Team<Pass>, used: &[(u8, usize)], pass: impl Fn(u8) -> Pass) {
+    for &(color, items) in used {
+        if color as usize == OVERFLOW {
+            team.push_serial(pass(color), items);
+        } else {
+            team.push(pass(color), items, CONSTRAINT_BLOCK);
         }
     }
 }
