@@ -23,7 +23,7 @@ use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
 use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
 
-/// Below this many active contacts the narrow phase runs on the calling thread.
+/// Below this many contacts the narrow phase runs on the calling thread.
 const NARROW_PARALLEL_MIN: usize = 256;
 
 /// Contacts per narrow-phase task.
@@ -319,24 +319,6 @@ pub enum SensorEvent {
         /// The collider leaving it.
         visitor: ColliderKey,
     },
-}
-
-/// What the narrow phase found for one contact.
-#[derive(Clone, Debug)]
-// Returned by value for every contact refreshed; boxing the manifold would
-// allocate for every contact of every step.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum Collision {
-    /// A sensor pair: do the shapes overlap?
-    Sensor(bool),
-    /// A solid pair whose manifold was carried along in place (see
-    /// [`Contact::carry_manifold`]).
-    Carried,
-    /// A solid pair: the manifold's normal and points, with the impulses
-    /// carried over from the contact's previous points, and the frame it was
-    /// computed in (`None` when the shapes are apart: no points, and the
-    /// frame is never read).
-    Manifold(Vec2, ArrayVec<ContactPointState, 2>, Option<ManifoldFrame>),
 }
 
 /// What refreshing a contact changed that the serial pass after must see: its
@@ -652,34 +634,38 @@ impl World {
     }
 }
 
-/// The new manifold (or sensor overlap) of contact `c`, from the current
-/// poses, or [`Collision::Carried`] once `c`'s own was carried along.
-fn collide(
+/// Brings contact `c`'s manifold (or sensor overlap) up to the current poses,
+/// in place.
+fn update_manifold(
     c: &mut Contact,
     bodies: &SlotMap<BodyKey, Body>,
     colliders: &SlotMap<ColliderKey, Collider>,
     settings: &WorldSettings,
-) -> Collision {
+) {
     let (ba, bb) = (&bodies[c.body_a], &bodies[c.body_b]);
     let (ca, cb) = (&colliders[c.collider_a], &colliders[c.collider_b]);
     // Each collider's bounds hold its shape grown by the speculative
     // distance: bounds apart mean shapes farther apart than that, with no
     // contact point and no overlap. Most pairs the broad phase keeps (its
-    // fat boxes reach 2 cm further) end here, without a manifold.
+    // fat boxes reach 2 cm further) end here, without a manifold. The frame
+    // of a manifold without points is never read, so it is left as it is.
     if !ca.aabb.intersects(&cb.aabb) {
-        return if c.sensor {
-            Collision::Sensor(false)
-        } else {
-            Collision::Manifold(Vec2::zeros(), ArrayVec::new(), None)
-        };
+        if !c.sensor {
+            c.normal = Vec2::zeros();
+            c.points.clear();
+        }
+        c.touching = false;
+        return;
     }
     let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
     if c.sensor {
-        return Collision::Sensor(intersects(&ca.shape, &pose_a, &cb.shape, &pose_b));
+        c.touching = intersects(&ca.shape, &pose_a, &cb.shape, &pose_b);
+        return;
     }
     let span = 2.0 * ba.extent.min(bb.extent);
     if c.carry_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance) {
-        return Collision::Carried;
+        c.touching = true;
+        return;
     }
     // Points within the speculative distance let the solver stop an
     // approach before the shapes overlap; faster approaches are caught by
@@ -705,12 +691,14 @@ fn collide(
         });
     }
     c.carry_impulses(&mut points, settings.enable_warm_starting);
-    let frame = ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose);
-    Collision::Manifold(m.normal, points, Some(frame))
+    c.computed_in = ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose);
+    c.normal = m.normal;
+    c.points = points;
+    c.touching = !c.points.is_empty();
 }
 
-/// Refreshes contact `c`'s manifold (or sensor overlap) in place and says
-/// what changed: [`TOUCHING_CHANGED`], [`WAKES`], or nothing.
+/// Refreshes contact `c` (see [`update_manifold`]) and says what changed:
+/// [`TOUCHING_CHANGED`], [`WAKES`], or nothing.
 fn refresh(
     c: &mut Contact,
     bodies: &SlotMap<BodyKey, Body>,
@@ -718,18 +706,7 @@ fn refresh(
     settings: &WorldSettings,
 ) -> u8 {
     let was_touching = c.touching;
-    match collide(c, bodies, colliders, settings) {
-        Collision::Sensor(overlap) => c.touching = overlap,
-        Collision::Carried => c.touching = true,
-        Collision::Manifold(normal, points, frame) => {
-            c.normal = normal;
-            c.points = points;
-            if let Some(frame) = frame {
-                c.computed_in = frame;
-            }
-            c.touching = !c.points.is_empty();
-        }
-    }
+    update_manifold(c, bodies, colliders, settings);
     let asleep = |k: BodyKey| {
         let b = &bodies[k];
         !b.awake && b.kind != BodyKind::Fixed

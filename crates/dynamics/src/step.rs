@@ -70,14 +70,14 @@ impl World {
         s.gather_bodies(&mut self.bodies, &settings, h);
         let narrow = &self.narrow;
         let (joints, contacts, touching) =
-            s.gather_constraints(&self.bodies, &self.joints, &narrow.keys, &narrow.summaries);
+            s.gather_constraints(&self.joints, &narrow.keys, &narrow.summaries);
         s.prepare(&self.bodies, &self.contacts, &self.joints, &settings, h);
-        let before = laps.lap();
+        let preparing = laps.lap();
         s.run_substeps(&settings, substeps, h, rayon::current_num_threads());
         let substep_time = laps.lap();
         s.store_impulses(&mut self.contacts, &mut self.joints, h);
         self.profile.substeps = substep_time;
-        self.profile.solver = before + substep_time + laps.lap();
+        self.profile.solver = preparing + substep_time + laps.lap();
 
         self.profile.awake_bodies = s.states.len();
         self.profile.constraints = contacts;

@@ -2,9 +2,8 @@
 
 use lamina_geometry::{Real, Rotation, Vec2};
 
-use std::marker::PhantomData;
-
 use super::lanes::{Lanes, RotW, Vec2W, Wide, max, min};
+use super::team::BlockSlice;
 
 use crate::body::NO_INDEX;
 
@@ -51,34 +50,29 @@ impl BodyState {
     }
 }
 
-/// Body states shared by the threads solving one colour: constraints of one
-/// colour share no movable body, so each thread touches its own states.
+/// Body states shared by the threads of a team: within a stage, each block
+/// of bodies (integration) or of a colour's constraints (constraints of one
+/// colour share no movable body) touches states no other block touches.
 pub(crate) struct States<'a> {
-    ptr: *mut BodyState,
-    len: usize,
-    _slice: PhantomData<&'a mut [BodyState]>,
+    states: BlockSlice<'a, BodyState>,
 }
-
-// SAFETY: `States` only hands out copies of single states and writes single
-// states; the colouring guarantees that concurrent calls use different indices.
-unsafe impl Sync for States<'_> {}
 
 impl<'a> States<'a> {
     pub fn new(states: &'a mut [BodyState]) -> Self {
-        Self { ptr: states.as_mut_ptr(), len: states.len(), _slice: PhantomData }
+        Self { states: BlockSlice::new(states) }
     }
 
-    /// The states `range`, which must be in bounds (checked), to change
-    /// directly: a block of bodies integrated by one thread.
+    /// The states `range` (checked to be in bounds), to change directly: a
+    /// block of bodies integrated by one thread.
     ///
     /// # Safety
     ///
-    /// No other thread reads or writes any of these states meanwhile.
+    /// As [`BlockSlice::range`]: no other thread reads or writes any of
+    /// these states meanwhile.
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn range(&self, range: std::ops::Range<usize>) -> &mut [BodyState] {
-        assert!(range.start <= range.end && range.end <= self.len);
-        // SAFETY: in bounds (checked above); exclusive by the caller's promise.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
+        // SAFETY: the caller's promise.
+        unsafe { self.states.range(range) }
     }
 
     /// The state of body `i`; immovable bodies (`NO_INDEX`) read as fixed.
@@ -87,10 +81,9 @@ impl<'a> States<'a> {
         if i == NO_INDEX {
             return BodyState::FIXED;
         }
-        assert!((i as usize) < self.len);
-        // SAFETY: in bounds (checked above); no other thread writes index `i`
-        // while this colour is solved.
-        unsafe { self.ptr.add(i as usize).read() }
+        // SAFETY: in bounds (checked by `item`); no other thread writes
+        // index `i` while this colour is solved.
+        unsafe { self.states.item(i as usize).read() }
     }
 
     /// Body `i`'s state as a row of eight numbers: velocity x, y, angular
@@ -101,10 +94,9 @@ impl<'a> States<'a> {
         let state: &BodyState = if i == NO_INDEX {
             &FIXED_STATE
         } else {
-            assert!((i as usize) < self.len);
-            // SAFETY: in bounds (checked above); no other thread writes index
-            // `i` while this colour is solved.
-            unsafe { &*self.ptr.add(i as usize) }
+            // SAFETY: in bounds (checked by `item`); no other thread writes
+            // index `i` while this colour is solved.
+            unsafe { &*self.states.item(i as usize) }
         };
         // SAFETY: `BodyState` is `repr(C)` and made of eight `Real`s with no
         // padding (asserted at compile time beside it).
@@ -118,10 +110,10 @@ impl<'a> States<'a> {
         if i == NO_INDEX {
             return;
         }
-        assert!((i as usize) < self.len);
-        // SAFETY: in bounds; index `i` belongs to one constraint of this
-        // colour, which only one thread solves; the layout is as in `row`.
-        unsafe { self.ptr.add(i as usize).cast::<[Real; 8]>().write(*row) }
+        // SAFETY: in bounds (checked by `item`); index `i` belongs to one
+        // constraint of this colour, which only one thread solves; the
+        // layout is as in `row`.
+        unsafe { self.states.item(i as usize).cast::<[Real; 8]>().write(*row) }
     }
 
     /// Writes back body `i`'s velocities, held within [`SANE_VELOCITY`]
@@ -138,11 +130,10 @@ impl<'a> States<'a> {
         if i == NO_INDEX {
             return;
         }
-        assert!((i as usize) < self.len);
-        // SAFETY: in bounds; index `i` belongs to one constraint of this colour,
-        // which only one thread solves.
+        // SAFETY: in bounds (checked by `item`); index `i` belongs to one
+        // constraint of this colour, which only one thread solves.
         unsafe {
-            let s = self.ptr.add(i as usize);
+            let s = self.states.item(i as usize);
             (*s).v = v;
             (*s).w = w;
         }

@@ -52,10 +52,11 @@ pub(crate) struct Solver {
     /// step's start: what preparing a contact reads of its bodies, kept
     /// beside the states so that it need not visit the bodies themselves.
     frames: Vec<(Rotation, Point)>,
-    /// Each body slot's solver index (`NO_INDEX` for bodies not solved and
-    /// free slots): the body map's slots in a dense array, for listing the
-    /// contacts' bodies without a look-up in the map.
-    solver_of_slot: Vec<u32>,
+    /// Each body slot's version and solver index (`NO_INDEX` for bodies not
+    /// solved and free slots): the body map's slots in a dense array, so that
+    /// listing the constraints finds their bodies' indices without a look-up
+    /// in the map (see [`solver_index`]).
+    solver_of_slot: Vec<(u32, u32)>,
     /// Each contact constraint's contact and its bodies' solver indices.
     contact_keys: Vec<ContactKey>,
     /// Each contact constraint's impulses per point, on their way back to
@@ -118,14 +119,14 @@ impl Solver {
         self.frames.clear();
         self.solver_of_slot.clear();
         for (key, b) in bodies.iter_mut() {
-            let slot = index_and_version(key).0 as usize;
-            self.solver_of_slot.resize(slot + 1, NO_INDEX);
+            let (slot, version) = index_and_version(key);
+            self.solver_of_slot.resize(slot as usize + 1, (0, NO_INDEX));
             if !b.awake || b.kind == BodyKind::Fixed {
                 b.solver_index = NO_INDEX;
                 continue;
             }
             b.solver_index = self.states.len() as u32;
-            self.solver_of_slot[slot] = b.solver_index;
+            self.solver_of_slot[slot as usize] = (version, b.solver_index);
             self.awake.push(key);
             self.frames.push((b.pose.rotation, b.local_center));
             self.states.push(BodyState::at_rest_with(b.linear_velocity, b.angular_velocity));
@@ -154,12 +155,12 @@ impl Solver {
     /// this in a step changes it.
     pub fn gather_constraints(
         &mut self,
-        bodies: &SlotMap<BodyKey, Body>,
         joints: &SlotMap<JointKey, Joint>,
         keys: &[ContactKey],
         summaries: &[ContactSummary],
     ) -> (usize, usize, usize) {
-        let index = |k: BodyKey| bodies.get(k).map_or(NO_INDEX, |b| b.solver_index);
+        let solver_of_slot = &self.solver_of_slot;
+        let index = |k: BodyKey| solver_index(solver_of_slot, k);
         self.joint_keys.clear();
         self.joint_bodies.clear();
         for (key, j) in joints.iter() {
@@ -169,12 +170,6 @@ impl Solver {
                 self.joint_bodies.push((ia, ib));
             }
         }
-        // A contact's bodies are alive (removing a body removes its
-        // contacts), so their slots name them: the solver index is read from
-        // the dense array by slot, with no look-up in the body map.
-        let solver_of_slot = &self.solver_of_slot;
-        let slot_index =
-            |k: BodyKey| solver_of_slot.get(index_and_version(k).0 as usize).copied().unwrap_or(NO_INDEX);
         self.contact_keys.clear();
         self.contact_bodies.clear();
         let mut touching = 0;
@@ -183,7 +178,7 @@ impl Solver {
             if !summary.solid_touching() {
                 continue;
             }
-            let (ia, ib) = (slot_index(summary.body_a), slot_index(summary.body_b));
+            let (ia, ib) = (index(summary.body_a), index(summary.body_b));
             if ia != NO_INDEX || ib != NO_INDEX {
                 self.contact_keys.push(key);
                 self.contact_bodies.push((ia, ib));
@@ -421,6 +416,18 @@ impl Solver {
     }
 }
 
+/// Body `key`'s solver index, `NO_INDEX` if it has none (not solved this
+/// step, or a key of no body): what `Body::solver_index` holds, read from
+/// the dense `solver_of_slot` of [`Solver::gather_bodies`] by the key's slot
+/// and version instead of through the body map.
+fn solver_index(solver_of_slot: &[(u32, u32)], key: BodyKey) -> u32 {
+    let (slot, version) = index_and_version(key);
+    match solver_of_slot.get(slot as usize) {
+        Some(&(v, index)) if v == version => index,
+        _ => NO_INDEX,
+    }
+}
+
 /// Adds a stage of `pass` for each colour of `used` (see
 /// [`Solver::used_colors`]); the overflow colour's runs on one thread.
 fn color_stages(team: &mut Team<Pass>, used: &[(u8, usize)], pass: impl Fn(u8) -> Pass) {
@@ -566,5 +573,45 @@ fn store_contact_impulses<W: Lanes>(
         for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
             (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BodyDesc, ColliderDesc, World};
+    use lamina_geometry::Shape;
+
+    /// The dense slot array gives every body the solver index the body map
+    /// holds (the oracle): awake bodies their index, fixed and sleeping ones
+    /// and the key of a removed body, whose slot a new body took with a
+    /// newer version, none.
+    #[test]
+    fn solver_index_by_slot_matches_the_body_map() {
+        let mut world = World::new(crate::WorldSettings::default());
+        let ground = world.add_body(BodyDesc::fixed());
+        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(10.0, 0.5))).unwrap();
+        let mut keys = vec![ground];
+        for i in 0..6 {
+            let desc = BodyDesc::dynamic().translation(i as Real * 2.0, 1.0);
+            let b = world.add_body(if i == 0 { desc.asleep(true) } else { desc });
+            world.add_collider(b, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+            keys.push(b);
+        }
+        let removed = keys.remove(3);
+        assert!(world.remove_body(removed));
+        let reused = world.add_body(BodyDesc::dynamic().translation(20.0, 5.0));
+        keys.push(reused);
+        world.step(1.0 / 60.0).unwrap();
+
+        let slots = &world.solver.solver_of_slot;
+        assert_eq!(solver_index(slots, removed), NO_INDEX, "a removed body's key");
+        let mut solved = 0;
+        for &key in &keys {
+            let expected = world.bodies[key].solver_index;
+            assert_eq!(solver_index(slots, key), expected, "{key:?}");
+            solved += usize::from(expected != NO_INDEX);
+        }
+        assert_eq!(solved, keys.len() - 2, "all but the ground and the sleeping body are solved");
     }
 }

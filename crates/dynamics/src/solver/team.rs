@@ -54,13 +54,12 @@ const SPINS_BEFORE_YIELD: u32 = 1 << 12;
 const FINISHED: usize = usize::MAX;
 
 /// One stage: `items` items of work `work`, cut into blocks of at least
-/// `min_block` items, or run as one block if `serial`.
+/// `min_block` items (a serial stage's block is all of them).
 #[derive(Clone, Copy, Debug)]
 struct Stage<W> {
     work: W,
     items: usize,
     min_block: usize,
-    serial: bool,
     /// Set when the team is formed: the length of every block but the last.
     block_len: usize,
     blocks: usize,
@@ -109,18 +108,15 @@ impl<W: Copy + Send + Sync> Team<W> {
     /// Adds a stage of `items` items of `work` that may be split into
     /// blocks of at least `min_block` items. Stages without items are left out.
     pub fn push(&mut self, work: W, items: usize, min_block: usize) {
-        self.push_stage(work, items, min_block.max(1), false);
-    }
-
-    /// Adds a stage of `items` items of `work` that one thread runs in order.
-    pub fn push_serial(&mut self, work: W, items: usize) {
-        self.push_stage(work, items, items.max(1), true);
-    }
-
-    fn push_stage(&mut self, work: W, items: usize, min_block: usize, serial: bool) {
         if items > 0 {
-            self.stages.push(Stage { work, items, min_block, serial, block_len: items, blocks: 1 });
+            self.stages.push(Stage { work, items, min_block: min_block.max(1), block_len: items, blocks: 1 });
         }
+    }
+
+    /// Adds a stage of `items` items of `work` that one thread runs in order:
+    /// a block may hold no fewer than all of them.
+    pub fn push_serial(&mut self, work: W, items: usize) {
+        self.push(work, items, items);
     }
 
     /// Runs every stage in order, calling `run(work, items)` on each block,
@@ -130,7 +126,7 @@ impl<W: Copy + Send + Sync> Team<W> {
     where
         F: Fn(W, Range<usize>) + Sync,
     {
-        let widest = self.stages.iter().map(|s| if s.serial { 1 } else { s.items / s.min_block }).max();
+        let widest = self.stages.iter().map(|s| s.items / s.min_block).max();
         let members = threads.min(widest.unwrap_or(0)).max(1);
         if members == 1 {
             for stage in &self.stages {
@@ -139,11 +135,7 @@ impl<W: Copy + Send + Sync> Team<W> {
             return;
         }
         for stage in &mut self.stages {
-            let blocks = if stage.serial {
-                1
-            } else {
-                (stage.items / stage.min_block).clamp(1, BLOCKS_PER_MEMBER * members)
-            };
+            let blocks = (stage.items / stage.min_block).clamp(1, BLOCKS_PER_MEMBER * members);
             stage.block_len = stage.items.div_ceil(blocks);
             stage.blocks = stage.items.div_ceil(stage.block_len);
         }
@@ -267,7 +259,8 @@ impl<G: Fn()> Drop for OnDrop<G> {
     }
 }
 
-/// A slice whose items the blocks of a stage change, each block its own.
+/// A slice whose items the blocks of a stage change, each block its own (or,
+/// through [`BlockSlice::item`], each block the items its constraints name).
 ///
 /// The team guarantees what makes this sound: within a stage every item
 /// belongs to exactly one block, each block is run by one thread, and a stage
@@ -286,6 +279,15 @@ unsafe impl<T: Send> Sync for BlockSlice<'_, T> {}
 impl<'a, T> BlockSlice<'a, T> {
     pub fn new(items: &'a mut [T]) -> Self {
         Self { ptr: items.as_mut_ptr(), len: items.len(), _slice: PhantomData }
+    }
+
+    /// A pointer to item `i`, which must be in bounds (checked); reading or
+    /// writing through it is the caller's to make sound, as for [`range`](Self::range).
+    #[inline(always)]
+    pub fn item(&self, i: usize) -> *mut T {
+        assert!(i < self.len);
+        // SAFETY: in bounds (checked above), within the one allocation.
+        unsafe { self.ptr.add(i) }
     }
 
     /// The items `range`, which must be in bounds (checked).
