@@ -15,19 +15,10 @@ use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
 use lamina_geometry::tolerance::{MANIFOLD_REUSE_DRIFT, MANIFOLD_REUSE_TURN};
 use lamina_geometry::{Isometry, Point, Real, Rotation, Shape, Vec2};
-use lamina_narrowphase::{FeatureId, contact_manifold_continuing, intersects};
-use rayon::prelude::*;
-use slotmap::SlotMap;
+use lamina_narrowphase::FeatureId;
 
-use crate::body::{Body, BodyKind};
-use crate::collider::Collider;
-use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
-
-/// Below this many contacts the narrow phase runs on the calling thread.
-const NARROW_PARALLEL_MIN: usize = 256;
-
-/// Contacts per narrow-phase task.
-const NARROW_CHUNK: usize = 64;
+use crate::body::BodyKind;
+use crate::{BodyKey, ColliderKey, ContactKey, World};
 
 /// One point of a contact's manifold, with the solver's memory of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -206,6 +197,7 @@ impl Contact {
     ///
     /// A point that left the speculative distance also asks for a full
     /// computation, which drops it.
+    #[inline]
     pub(crate) fn carry_manifold(
         &mut self,
         pose_a: &Isometry,
@@ -319,73 +311,6 @@ pub enum SensorEvent {
         /// The collider leaving it.
         visitor: ColliderKey,
     },
-}
-
-/// What refreshing a contact changed that the serial pass after must see: its
-/// touching state flipped.
-const TOUCHING_CHANGED: u8 = 1;
-/// What refreshing a contact changed: it touches and has a sleeping body to wake.
-const WAKES: u8 = 2;
-/// A flag of [`ContactSummary`]: the contact touches.
-const TOUCHING: u8 = 4;
-/// A flag of [`ContactSummary`]: the contact is a sensor's.
-const SENSOR: u8 = 8;
-
-/// What the narrow phase leaves of each contact for the rest of the step:
-/// its bodies, whether it touches, and what its refresh changed. Written in
-/// the parallel pass, while the contact is at hand, so that listing the
-/// solver's constraints reads this dense array rather than every contact
-/// again (each a few hundred bytes, one cache miss or more apiece).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ContactSummary {
-    pub body_a: BodyKey,
-    pub body_b: BodyKey,
-    /// [`TOUCHING_CHANGED`], [`WAKES`], [`TOUCHING`], [`SENSOR`].
-    flags: u8,
-}
-
-impl ContactSummary {
-    fn of(c: &Contact, change: u8) -> Self {
-        let touching = if c.touching { TOUCHING } else { 0 };
-        let sensor = if c.sensor { SENSOR } else { 0 };
-        Self { body_a: c.body_a, body_b: c.body_b, flags: change | touching | sensor }
-    }
-
-    /// What the refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]), 0 if nothing.
-    fn change(&self) -> u8 {
-        self.flags & (TOUCHING_CHANGED | WAKES)
-    }
-
-    /// The contact touches (a sensor's included).
-    pub fn touching(&self) -> bool {
-        self.flags & TOUCHING != 0
-    }
-
-    /// The contact touches and is solid: the solver takes it if one of its
-    /// bodies is awake.
-    pub fn solid_touching(&self) -> bool {
-        self.flags & (TOUCHING | SENSOR) == TOUCHING
-    }
-}
-
-/// The narrow phase's buffers, kept from step to step.
-#[derive(Default)]
-pub(crate) struct NarrowPhase {
-    pair_events: Vec<PairEvent<ColliderKey>>,
-    /// Every contact's key, in key order, as of the last refresh (valid
-    /// until contacts are made or destroyed, which the solver's listing of
-    /// the same step precedes).
-    pub keys: Vec<ContactKey>,
-    /// What the last refresh left of each contact, in the same order.
-    pub summaries: Vec<ContactSummary>,
-    /// The contacts, in the same order, borrowed for one step's refresh: kept empty
-    /// between steps as a buffer of pointer-sized elements (see [`recycle`]).
-    borrowed: Vec<usize>,
-    /// A scratch list of contacts to destroy.
-    doomed: Vec<ContactKey>,
-    /// Dynamic pairs that began (true) or stopped touching.
-    links: Vec<(BodyKey, BodyKey, bool)>,
-    to_wake: Vec<BodyKey>,
 }
 
 impl World {
@@ -508,96 +433,9 @@ impl World {
         }
     }
 
-    /// Refreshes the manifold of every contact with an awake body, reports
-    /// touching changes, and wakes sleeping bodies that something touches.
-    ///
-    /// The manifolds of the contacts with an awake body are computed in
-    /// parallel, each contact from its own pair
-    /// alone (impulses carried over included) and written in place, since
-    /// no other contact's refresh reads it; each notes what changed. The rare
-    /// changes (events, links, wake-ups) are then applied in a serial pass in
-    /// key order, so the result does not depend on the thread count.
-    pub(crate) fn update_contacts(&mut self) {
-        let mut keys = std::mem::take(&mut self.narrow.keys);
-        let mut summaries = std::mem::take(&mut self.narrow.summaries);
-        keys.clear();
-        let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(&mut self.narrow.borrowed));
-        let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
-        // Every contact is listed, and those without an awake body are passed
-        // over in the parallel pass: telling them apart reads both bodies,
-        // two cache misses a contact that a serial pass would pay alone.
-        for (key, c) in self.contacts.iter_mut() {
-            keys.push(key);
-            borrowed.push(c);
-        }
-        let refresh = |c: &mut &mut Contact| {
-            let change = if bodies[c.body_a].awake || bodies[c.body_b].awake {
-                refresh(c, bodies, colliders, settings)
-            } else {
-                0
-            };
-            ContactSummary::of(c, change)
-        };
-        if borrowed.len() < NARROW_PARALLEL_MIN {
-            summaries.clear();
-            summaries.extend(borrowed.iter_mut().map(refresh));
-        } else {
-            borrowed.par_iter_mut().with_min_len(NARROW_CHUNK).map(refresh).collect_into_vec(&mut summaries);
-        }
-        self.narrow.borrowed = recycle(borrowed);
-
-        let mut to_wake = std::mem::take(&mut self.narrow.to_wake);
-        to_wake.clear();
-        let mut links = std::mem::take(&mut self.narrow.links);
-        links.clear();
-        for (&key, summary) in keys.iter().zip(&summaries) {
-            let change = summary.change();
-            if change == 0 {
-                continue;
-            }
-            let c = &self.contacts[key];
-            if change & TOUCHING_CHANGED != 0 && !c.sensor {
-                let dynamic = |k: BodyKey| self.bodies[k].kind == BodyKind::Dynamic;
-                if dynamic(c.body_a) && dynamic(c.body_b) {
-                    links.push((c.body_a, c.body_b, c.touching));
-                }
-            }
-            if change & WAKES != 0 {
-                for body in [c.body_a, c.body_b] {
-                    let b = &self.bodies[body];
-                    if !b.awake && b.kind != BodyKind::Fixed {
-                        to_wake.push(body);
-                    }
-                }
-            }
-            if change & TOUCHING_CHANGED != 0 {
-                let (a, b, sensor, touching) = (c.collider_a, c.collider_b, c.sensor, c.touching);
-                self.report_touching(a, b, sensor, touching);
-                if touching && !sensor {
-                    self.report_hit(key);
-                }
-            }
-        }
-        for &key in &to_wake {
-            self.wake_body(key);
-        }
-        // Islands follow the touching changes, after the wake-ups above.
-        for &(a, b, touching) in &links {
-            if touching {
-                self.islands.link(&mut self.bodies, a, b);
-            } else {
-                self.islands.unlink(&self.bodies, a);
-            }
-        }
-        self.narrow.links = links;
-        self.narrow.to_wake = to_wake;
-        self.narrow.keys = keys;
-        self.narrow.summaries = summaries;
-    }
-
     /// Records a hit event for contact `key`, which just began touching, if its
     /// surfaces approach faster than the threshold.
-    fn report_hit(&mut self, key: ContactKey) {
+    pub(crate) fn report_hit(&mut self, key: ContactKey) {
         let c = &self.contacts[key];
         let Some(first) = c.points.first() else { return };
         let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
@@ -635,106 +473,6 @@ impl World {
 }
 
 /// Brings contact `c`'s manifold (or sensor overlap) up to the current poses,
-/// in place.
-fn update_manifold(
-    c: &mut Contact,
-    bodies: &SlotMap<BodyKey, Body>,
-    colliders: &SlotMap<ColliderKey, Collider>,
-    settings: &WorldSettings,
-) {
-    let (ba, bb) = (&bodies[c.body_a], &bodies[c.body_b]);
-    let (ca, cb) = (&colliders[c.collider_a], &colliders[c.collider_b]);
-    // Each collider's bounds hold its shape grown by the speculative
-    // distance: bounds apart mean shapes farther apart than that, with no
-    // contact point and no overlap. Most pairs the broad phase keeps (its
-    // fat boxes reach 2 cm further) end here, without a manifold. The frame
-    // of a manifold without points is never read, so it is left as it is.
-    if !ca.aabb.intersects(&cb.aabb) {
-        if !c.sensor {
-            c.normal = Vec2::zeros();
-            c.points.clear();
-        }
-        c.touching = false;
-        return;
-    }
-    let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
-    if c.sensor {
-        c.touching = intersects(&ca.shape, &pose_a, &cb.shape, &pose_b);
-        return;
-    }
-    let span = 2.0 * ba.extent.min(bb.extent);
-    if c.carry_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance) {
-        c.touching = true;
-        return;
-    }
-    // Points within the speculative distance let the solver stop an
-    // approach before the shapes overlap; faster approaches are caught by
-    // continuous collision (`continuous.rs`).
-    let m = contact_manifold_continuing(
-        &ca.shape,
-        &pose_a,
-        &cb.shape,
-        &pose_b,
-        settings.speculative_distance,
-        c.touching,
-    );
-    let mut points = ArrayVec::new();
-    for p in &m.points {
-        points.push(ContactPointState {
-            point: p.point,
-            local_a: ca.local_pose * p.local_a,
-            local_b: cb.local_pose * p.local_b,
-            separation: p.separation,
-            id: p.id,
-            normal_impulse: 0.0,
-            tangent_impulse: 0.0,
-        });
-    }
-    c.carry_impulses(&mut points, settings.enable_warm_starting);
-    c.computed_in = ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose);
-    c.normal = m.normal;
-    c.points = points;
-    c.touching = !c.points.is_empty();
-}
-
-/// Refreshes contact `c` (see [`update_manifold`]) and says what changed:
-/// [`TOUCHING_CHANGED`], [`WAKES`], or nothing.
-fn refresh(
-    c: &mut Contact,
-    bodies: &SlotMap<BodyKey, Body>,
-    colliders: &SlotMap<ColliderKey, Collider>,
-    settings: &WorldSettings,
-) -> u8 {
-    let was_touching = c.touching;
-    update_manifold(c, bodies, colliders, settings);
-    let asleep = |k: BodyKey| {
-        let b = &bodies[k];
-        !b.awake && b.kind != BodyKind::Fixed
-    };
-    let mut change = 0;
-    if c.touching != was_touching {
-        change |= TOUCHING_CHANGED;
-    }
-    if c.touching && !c.sensor && (asleep(c.body_a) || asleep(c.body_b)) {
-        change |= WAKES;
-    }
-    change
-}
-
-/// An empty vector with `v`'s allocation, for elements of the same size and
-/// alignment: a buffer of references can be kept between steps, empty, as a
-/// buffer of `usize`, and borrowed again without allocating.
-fn recycle<T, U>(v: Vec<T>) -> Vec<U> {
-    const { assert!(size_of::<T>() == size_of::<U>() && align_of::<T>() == align_of::<U>()) };
-    let mut v = std::mem::ManuallyDrop::new(v);
-    v.clear();
-    // SAFETY: the allocation was made for `capacity` elements of `T`, whose
-    // size and alignment `U` shares (asserted above), so it has the layout
-    // `capacity` elements of `U` need; the length is zero, so no element of
-    // either type is read or dropped, and the old vector is never dropped.
-    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<U>(), 0, v.capacity()) }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

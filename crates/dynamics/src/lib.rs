@@ -39,6 +39,7 @@ mod finalize;
 mod free_slots;
 mod island;
 mod joint;
+mod narrow_phase;
 mod pair_hash;
 mod prefetch;
 mod profile;

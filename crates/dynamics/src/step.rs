@@ -68,10 +68,12 @@ impl World {
 
         let s = &mut self.solver;
         s.gather_bodies(&mut self.bodies, &settings, h);
-        let narrow = &self.narrow;
+        let narrow = &mut self.narrow;
         let (joints, contacts, touching) =
             s.gather_constraints(&self.joints, &narrow.keys, &narrow.summaries);
-        s.prepare(&self.bodies, &self.contacts, &self.joints, &settings, h);
+        narrow.complete_manifolds(&s.missing_manifolds, &self.contacts, &self.bodies);
+        debug_assert!(narrow.manifolds_are_current(s.contact_places(), &self.contacts, &self.bodies));
+        s.prepare(&self.bodies, &narrow.manifolds, &self.joints, &settings, h);
         let preparing = laps.lap();
         s.run_substeps(&settings, substeps, h, rayon::current_num_threads());
         let substep_time = laps.lap();

@@ -13,7 +13,7 @@ use lamina_geometry::{Real, Vec2};
 
 use super::Softness;
 use super::body_state::BodyState;
-use crate::contact::Contact;
+use crate::narrow_phase::SolverManifold;
 use crate::solver::body_state::BodyParams;
 
 /// One manifold point as a lane receives it.
@@ -49,13 +49,10 @@ pub(crate) struct ContactConstraint {
     pub count: usize,
 }
 
-/// Builds the constraint of a touching contact. `anchors` gives, per point, the
-/// vectors from each body's centre of mass to the point (world orientation).
-#[allow(clippy::too_many_arguments)]
+/// Builds the constraint of a touching contact from its solver manifold.
 #[inline(always)]
 pub(crate) fn prepare(
-    contact: &Contact,
-    anchors: &[(Vec2, Vec2)],
+    manifold: &SolverManifold,
     (a, b): (u32, u32),
     (params_a, params_b): (&BodyParams, &BodyParams),
     (state_a, state_b): (&BodyState, &BodyState),
@@ -64,9 +61,11 @@ pub(crate) fn prepare(
     warm_start: bool,
 ) -> ContactConstraint {
     let (ma, ia, mb, ib) = (params_a.inv_mass, params_a.inv_inertia, params_b.inv_mass, params_b.inv_inertia);
-    let n = contact.normal;
+    let n = manifold.normal;
+    let count = manifold.count as usize;
     let mut points = [ConstraintPoint::default(); 2];
-    for (cp, (p, &(ra, rb))) in points.iter_mut().zip(contact.points.iter().zip(anchors)) {
+    for (cp, p) in points.iter_mut().zip(&manifold.points[..count]) {
+        let (ra, rb) = (p.anchor_a, p.anchor_b);
         let dv = relative_velocity(state_a, state_b, &ra, &rb);
         *cp = ConstraintPoint {
             anchor_a: ra,
@@ -88,11 +87,11 @@ pub(crate) fn prepare(
         inv_mass_b: mb,
         inv_i_b: ib,
         normal: n,
-        friction: contact.friction,
-        restitution: contact.restitution,
+        friction: manifold.friction,
+        restitution: manifold.restitution,
         softness: if immovable { static_softness } else { softness },
         points,
-        count: contact.points.len(),
+        count,
     }
 }
 

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use arrayvec::ArrayVec;
 
-use lamina_geometry::{Point, Real, Rotation, Vec2};
+use lamina_geometry::{Real, Vec2};
 use rayon::prelude::*;
 use slotmap::SlotMap;
 
@@ -30,9 +30,10 @@ use super::lane_passes::{
 use super::lanes::Lanes;
 use super::team::{BlockSlice, Team};
 use crate::body::{Body, BodyKind, NO_INDEX};
-use crate::contact::{Contact, ContactSummary};
+use crate::contact::Contact;
 use crate::free_slots::index_and_version;
 use crate::joint::Joint;
+use crate::narrow_phase::{ContactSummary, SolverManifold};
 use crate::prefetch::prefetch;
 use crate::{BodyKey, ContactKey, JointKey, WorldSettings};
 
@@ -48,17 +49,19 @@ pub(crate) struct Solver {
     pub awake: Vec<BodyKey>,
     pub states: Vec<BodyState>,
     params: Vec<BodyParams>,
-    /// Each awake body's rotation and centre of mass in its own frame at the
-    /// step's start: what preparing a contact reads of its bodies, kept
-    /// beside the states so that it need not visit the bodies themselves.
-    frames: Vec<(Rotation, Point)>,
     /// Each body slot's version and solver index (`NO_INDEX` for bodies not
     /// solved and free slots): the body map's slots in a dense array, so that
     /// listing the constraints finds their bodies' indices without a look-up
     /// in the map (see [`solver_index`]).
     solver_of_slot: Vec<(u32, u32)>,
-    /// Each contact constraint's contact and its bodies' solver indices.
+    /// Each contact constraint's contact, its place in the narrow phase's
+    /// arrays (`NarrowPhase::keys` and those beside it), and its bodies'
+    /// solver indices.
     contact_keys: Vec<ContactKey>,
+    contact_places: Vec<u32>,
+    /// The places of the listed contacts whose solver manifold the narrow
+    /// phase has still to write (`NarrowPhase::complete_manifolds`).
+    pub missing_manifolds: Vec<u32>,
     /// Each contact constraint's impulses per point, on their way back to
     /// the contacts.
     contact_impulses: Vec<[(Real, Real); 2]>,
@@ -116,7 +119,6 @@ impl Solver {
         self.awake.clear();
         self.states.clear();
         self.params.clear();
-        self.frames.clear();
         self.solver_of_slot.clear();
         for (key, b) in bodies.iter_mut() {
             let (slot, version) = index_and_version(key);
@@ -128,7 +130,6 @@ impl Solver {
             b.solver_index = self.states.len() as u32;
             self.solver_of_slot[slot as usize] = (version, b.solver_index);
             self.awake.push(key);
-            self.frames.push((b.pose.rotation, b.local_center));
             self.states.push(BodyState::at_rest_with(b.linear_velocity, b.angular_velocity));
             let dynamic = b.kind == BodyKind::Dynamic;
             self.params.push(BodyParams {
@@ -171,9 +172,11 @@ impl Solver {
             }
         }
         self.contact_keys.clear();
+        self.contact_places.clear();
         self.contact_bodies.clear();
+        self.missing_manifolds.clear();
         let mut touching = 0;
-        for (&key, summary) in keys.iter().zip(summaries) {
+        for (place, (&key, summary)) in keys.iter().zip(summaries).enumerate() {
             touching += usize::from(summary.touching());
             if !summary.solid_touching() {
                 continue;
@@ -181,7 +184,11 @@ impl Solver {
             let (ia, ib) = (index(summary.body_a), index(summary.body_b));
             if ia != NO_INDEX || ib != NO_INDEX {
                 self.contact_keys.push(key);
+                self.contact_places.push(place as u32);
                 self.contact_bodies.push((ia, ib));
+                if !summary.has_manifold() {
+                    self.missing_manifolds.push(place as u32);
+                }
             }
         }
         let unchanged = self.coloured_bodies == self.states.len()
@@ -196,12 +203,18 @@ impl Solver {
         (self.joint_keys.len(), self.contact_keys.len(), touching)
     }
 
+    /// Each listed contact's place in the narrow phase's arrays.
+    pub fn contact_places(&self) -> &[u32] {
+        &self.contact_places
+    }
+
     /// Prepares every constraint for the step: joints in colour order, contacts
-    /// straight into their lanes; both in parallel.
+    /// straight into their lanes, from the narrow phase's solver manifolds
+    /// (`manifolds`, by place); both in parallel.
     pub fn prepare(
         &mut self,
         bodies: &SlotMap<BodyKey, Body>,
-        contacts: &SlotMap<ContactKey, Contact>,
+        manifolds: &[SolverManifold],
         joints: &SlotMap<JointKey, Joint>,
         settings: &WorldSettings,
         h: Real,
@@ -267,30 +280,15 @@ impl Solver {
         let hertz = settings.contact_hertz.min(max_hertz);
         let softness = Softness::new(hertz, settings.contact_damping_ratio, h);
         let static_softness = Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h);
-        let (params, states, frames) = (&self.params, &self.states, &self.frames);
-        let (keys, indices) = (&self.contact_keys, &self.coloured_contacts);
-        // An immovable body has no solver slot: its frame is read from the body.
-        let frame = |i: u32, key: BodyKey| {
-            if i == NO_INDEX {
-                let b = &bodies[key];
-                (b.pose.rotation, b.local_center)
-            } else {
-                frames[i as usize]
-            }
-        };
+        let (params, states) = (&self.params, &self.states);
+        let (places, indices) = (&self.contact_places, &self.coloured_contacts);
         let prepare_constraint = |i: u32| {
-            let c = &contacts[keys[i as usize]];
+            let m = &manifolds[places[i as usize] as usize];
             let (ia, ib) = indices[i as usize];
-            let ((qa, center_a), (qb, center_b)) = (frame(ia, c.body_a), frame(ib, c.body_b));
-            let mut anchors = [(Vec2::zeros(), Vec2::zeros()); 2];
-            for (anchor, p) in anchors.iter_mut().zip(&c.points) {
-                *anchor = (qa * (p.local_a - center_a), qb * (p.local_b - center_b));
-            }
             let param = |i: u32| if i == NO_INDEX { &FIXED_PARAMS } else { &params[i as usize] };
             let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &states[i as usize] };
             prepare_contact(
-                c,
-                &anchors[..c.points.len()],
+                m,
                 (ia, ib),
                 (param(ia), param(ib)),
                 (state(ia), state(ib)),
@@ -299,13 +297,12 @@ impl Solver {
                 settings.enable_warm_starting,
             )
         };
-        // Colour order jumps about the contacts: each is asked for a little
+        // Colour order jumps about the manifolds: each is asked for a little
         // before it is prepared.
         let ahead = |i: u32| {
-            // SAFETY: every key in `contact_keys` was listed from `contacts`
-            // by `gather_constraints` this step, and no contact has been
-            // added or removed since.
-            prefetch(unsafe { contacts.get_unchecked(keys[i as usize]) });
+            if let Some(m) = manifolds.get(places[i as usize] as usize) {
+                prefetch(m);
+            }
         };
         self.bundles.pack(&self.graph.contacts, &mut self.bundle_starts, prepare_constraint, ahead);
     }

@@ -1,0 +1,434 @@
+//! The narrow phase: every contact's manifold brought up to date each step,
+//! in parallel, and what the rest of the step reads of them.
+//!
+//! Each contact with an awake body is refreshed on its own (`update_manifold`):
+//! a carried or newly computed manifold, its impulses kept by feature id.
+//! Beside every contact the refresh leaves, in key order, a
+//! [`ContactSummary`] (its bodies, whether it touches, what changed) and, for
+//! a solid touching contact, its [`SolverManifold`]: what preparing its
+//! constraint needs, computed while the contact and its bodies are in the
+//! cache, in a dense array the solver reads instead of the contacts. A serial
+//! pass then applies the few changes (events, wake-ups, island links) in key
+//! order, so that nothing depends on the thread count.
+
+use arrayvec::ArrayVec;
+use lamina_broadphase::PairEvent;
+use lamina_geometry::{Real, Vec2};
+use lamina_narrowphase::{contact_manifold_continuing, intersects};
+use rayon::prelude::*;
+use slotmap::SlotMap;
+
+use crate::body::{Body, BodyKind};
+use crate::collider::Collider;
+use crate::contact::{Contact, ContactPointState, ManifoldFrame};
+use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
+
+/// Below this many contacts the narrow phase runs on the calling thread.
+const NARROW_PARALLEL_MIN: usize = 256;
+
+/// Contacts per narrow-phase task.
+const NARROW_CHUNK: usize = 64;
+
+/// What refreshing a contact changed that the serial pass after must see: its
+/// touching state flipped.
+const TOUCHING_CHANGED: u8 = 1;
+/// What refreshing a contact changed: it touches and has a sleeping body to wake.
+const WAKES: u8 = 2;
+/// A flag of [`ContactSummary`]: the contact touches.
+const TOUCHING: u8 = 4;
+/// A flag of [`ContactSummary`]: the contact is a sensor's.
+const SENSOR: u8 = 8;
+/// A flag of [`ContactSummary`]: the refresh wrote the contact's
+/// [`SolverManifold`] (it touches, is solid and has an awake body).
+const MANIFOLD: u8 = 16;
+
+/// What the narrow phase leaves of each contact for the rest of the step:
+/// its bodies, whether it touches, and what its refresh changed. Written in
+/// the parallel pass, while the contact is at hand, so that listing the
+/// solver's constraints reads this dense array rather than every contact
+/// again (each a few hundred bytes, one cache miss or more apiece).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactSummary {
+    pub body_a: BodyKey,
+    pub body_b: BodyKey,
+    /// [`TOUCHING_CHANGED`], [`WAKES`], [`TOUCHING`], [`SENSOR`], [`MANIFOLD`].
+    flags: u8,
+}
+
+impl ContactSummary {
+    fn of(c: &Contact, change: u8) -> Self {
+        let touching = if c.touching { TOUCHING } else { 0 };
+        let sensor = if c.sensor { SENSOR } else { 0 };
+        Self { body_a: c.body_a, body_b: c.body_b, flags: change | touching | sensor }
+    }
+
+    /// What the refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]), 0 if nothing.
+    fn change(&self) -> u8 {
+        self.flags & (TOUCHING_CHANGED | WAKES)
+    }
+
+    /// The contact touches (a sensor's included).
+    pub fn touching(&self) -> bool {
+        self.flags & TOUCHING != 0
+    }
+
+    /// The contact touches and is solid: the solver takes it if one of its
+    /// bodies is awake.
+    pub fn solid_touching(&self) -> bool {
+        self.flags & (TOUCHING | SENSOR) == TOUCHING
+    }
+
+    /// The refresh wrote this contact's [`SolverManifold`]. A solid touching
+    /// contact without one had no awake body when it was refreshed; it is
+    /// solved only if one of its bodies was woken since.
+    pub fn has_manifold(&self) -> bool {
+        self.flags & MANIFOLD != 0
+    }
+}
+
+/// One point of a [`SolverManifold`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct SolverPoint {
+    /// From A's centre of mass to the point, world orientation.
+    pub anchor_a: Vec2,
+    /// From B's centre of mass to the point.
+    pub anchor_b: Vec2,
+    pub separation: Real,
+    /// The accumulated impulses of the last step.
+    pub normal_impulse: Real,
+    pub tangent_impulse: Real,
+}
+
+/// A touching contact as the solver reads it when preparing its constraint:
+/// its normal, materials and points, with the points' anchors already turned
+/// into the world's orientation about each body's centre of mass.
+///
+/// Computed by the narrow phase's parallel pass, while the contact and its
+/// bodies are in the cache, into a dense array in key order: about 80 bytes
+/// where the contact is a few hundred in a slot map, and the solver visits
+/// its constraints colour by colour, out of key order.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct SolverManifold {
+    pub normal: Vec2,
+    pub friction: Real,
+    pub restitution: Real,
+    pub points: [SolverPoint; 2],
+    /// How many of `points` are there: 1 or 2.
+    pub count: u32,
+}
+
+impl SolverManifold {
+    /// Contact `c`'s manifold for the solver, with `a` and `b` its bodies at
+    /// their poses of the step's start.
+    #[inline(always)]
+    pub fn of(c: &Contact, a: &Body, b: &Body) -> Self {
+        let mut points = [SolverPoint::default(); 2];
+        for (out, p) in points.iter_mut().zip(&c.points) {
+            *out = SolverPoint {
+                anchor_a: a.pose.rotation * (p.local_a - a.local_center),
+                anchor_b: b.pose.rotation * (p.local_b - b.local_center),
+                separation: p.separation,
+                normal_impulse: p.normal_impulse,
+                tangent_impulse: p.tangent_impulse,
+            };
+        }
+        Self {
+            normal: c.normal,
+            friction: c.friction,
+            restitution: c.restitution,
+            points,
+            count: c.points.len() as u32,
+        }
+    }
+}
+
+/// The narrow phase's buffers, kept from step to step.
+#[derive(Default)]
+pub(crate) struct NarrowPhase {
+    pub(crate) pair_events: Vec<PairEvent<ColliderKey>>,
+    /// Every contact's key, in key order, as of the last refresh (valid
+    /// until contacts are made or destroyed, which the solver's listing of
+    /// the same step precedes).
+    pub keys: Vec<ContactKey>,
+    /// What the last refresh left of each contact, in the same order.
+    pub summaries: Vec<ContactSummary>,
+    /// Each contact's manifold for the solver, in the same order; written
+    /// where its summary [has one](ContactSummary::has_manifold), or by
+    /// [`NarrowPhase::complete_manifolds`].
+    pub manifolds: Vec<SolverManifold>,
+    /// The contacts, in the same order, borrowed for one step's refresh: kept empty
+    /// between steps as a buffer of pointer-sized elements (see [`recycle`]).
+    borrowed: Vec<usize>,
+    /// A scratch list of contacts to destroy.
+    pub(crate) doomed: Vec<ContactKey>,
+    /// Dynamic pairs that began (true) or stopped touching.
+    links: Vec<(BodyKey, BodyKey, bool)>,
+    to_wake: Vec<BodyKey>,
+}
+
+impl NarrowPhase {
+    /// Writes the solver manifolds of the contacts at `positions` (in the
+    /// order of [`NarrowPhase::keys`]), which the refresh passed over: no
+    /// body of theirs was awake then, and one was woken since.
+    pub fn complete_manifolds(
+        &mut self,
+        positions: &[u32],
+        contacts: &SlotMap<ContactKey, Contact>,
+        bodies: &SlotMap<BodyKey, Body>,
+    ) {
+        for &at in positions {
+            let c = &contacts[self.keys[at as usize]];
+            self.manifolds[at as usize] = SolverManifold::of(c, &bodies[c.body_a], &bodies[c.body_b]);
+        }
+    }
+
+    /// Whether the solver manifold at each of `places` is what its contact
+    /// and bodies give now: the promise the solver relies on, checked in
+    /// debug builds after the manifolds are completed.
+    pub fn manifolds_are_current(
+        &self,
+        places: &[u32],
+        contacts: &SlotMap<ContactKey, Contact>,
+        bodies: &SlotMap<BodyKey, Body>,
+    ) -> bool {
+        places.iter().all(|&at| {
+            let c = &contacts[self.keys[at as usize]];
+            self.manifolds[at as usize] == SolverManifold::of(c, &bodies[c.body_a], &bodies[c.body_b])
+        })
+    }
+}
+
+impl World {
+    /// Refreshes the manifold of every contact with an awake body, reports
+    /// touching changes, and wakes sleeping bodies that something touches.
+    ///
+    /// The manifolds of the contacts with an awake body are computed in
+    /// parallel, each contact from its own pair
+    /// alone (impulses carried over included) and written in place, since
+    /// no other contact's refresh reads it; each notes what changed. The rare
+    /// changes (events, links, wake-ups) are then applied in a serial pass in
+    /// key order, so the result does not depend on the thread count.
+    pub(crate) fn update_contacts(&mut self) {
+        let mut keys = std::mem::take(&mut self.narrow.keys);
+        let mut summaries = std::mem::take(&mut self.narrow.summaries);
+        keys.clear();
+        let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(&mut self.narrow.borrowed));
+        let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
+        // Every contact is listed, and those without an awake body are passed
+        // over in the parallel pass: telling them apart reads both bodies,
+        // two cache misses a contact that a serial pass would pay alone.
+        for (key, c) in self.contacts.iter_mut() {
+            keys.push(key);
+            borrowed.push(c);
+        }
+        let mut manifolds = std::mem::take(&mut self.narrow.manifolds);
+        manifolds.resize(borrowed.len(), SolverManifold::default());
+        let refresh = |(c, manifold): (&mut &mut Contact, &mut SolverManifold)| {
+            let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+            if !(a.awake || b.awake) {
+                return ContactSummary::of(c, 0);
+            }
+            let mut flags = refresh(c, a, b, colliders, settings);
+            if c.touching && !c.sensor {
+                *manifold = SolverManifold::of(c, a, b);
+                flags |= MANIFOLD;
+            }
+            ContactSummary::of(c, flags)
+        };
+        if borrowed.len() < NARROW_PARALLEL_MIN {
+            summaries.clear();
+            summaries.extend(borrowed.iter_mut().zip(manifolds.iter_mut()).map(refresh));
+        } else {
+            borrowed
+                .par_iter_mut()
+                .zip(manifolds.par_iter_mut())
+                .with_min_len(NARROW_CHUNK)
+                .map(refresh)
+                .collect_into_vec(&mut summaries);
+        }
+        self.narrow.manifolds = manifolds;
+        self.narrow.borrowed = recycle(borrowed);
+
+        let mut to_wake = std::mem::take(&mut self.narrow.to_wake);
+        to_wake.clear();
+        let mut links = std::mem::take(&mut self.narrow.links);
+        links.clear();
+        for (&key, summary) in keys.iter().zip(&summaries) {
+            let change = summary.change();
+            if change == 0 {
+                continue;
+            }
+            let c = &self.contacts[key];
+            if change & TOUCHING_CHANGED != 0 && !c.sensor {
+                let dynamic = |k: BodyKey| self.bodies[k].kind == BodyKind::Dynamic;
+                if dynamic(c.body_a) && dynamic(c.body_b) {
+                    links.push((c.body_a, c.body_b, c.touching));
+                }
+            }
+            if change & WAKES != 0 {
+                for body in [c.body_a, c.body_b] {
+                    let b = &self.bodies[body];
+                    if !b.awake && b.kind != BodyKind::Fixed {
+                        to_wake.push(body);
+                    }
+                }
+            }
+            if change & TOUCHING_CHANGED != 0 {
+                let (a, b, sensor, touching) = (c.collider_a, c.collider_b, c.sensor, c.touching);
+                self.report_touching(a, b, sensor, touching);
+                if touching && !sensor {
+                    self.report_hit(key);
+                }
+            }
+        }
+        for &key in &to_wake {
+            self.wake_body(key);
+        }
+        // Islands follow the touching changes, after the wake-ups above.
+        for &(a, b, touching) in &links {
+            if touching {
+                self.islands.link(&mut self.bodies, a, b);
+            } else {
+                self.islands.unlink(&self.bodies, a);
+            }
+        }
+        self.narrow.links = links;
+        self.narrow.to_wake = to_wake;
+        self.narrow.keys = keys;
+        self.narrow.summaries = summaries;
+    }
+}
+
+/// in place.
+fn update_manifold(
+    c: &mut Contact,
+    (ba, bb): (&Body, &Body),
+    colliders: &SlotMap<ColliderKey, Collider>,
+    settings: &WorldSettings,
+) {
+    let (ca, cb) = (&colliders[c.collider_a], &colliders[c.collider_b]);
+    // Each collider's bounds hold its shape grown by the speculative
+    // distance: bounds apart mean shapes farther apart than that, with no
+    // contact point and no overlap. Most pairs the broad phase keeps (its
+    // fat boxes reach 2 cm further) end here, without a manifold. The frame
+    // of a manifold without points is never read, so it is left as it is.
+    if !ca.aabb.intersects(&cb.aabb) {
+        if !c.sensor {
+            c.normal = Vec2::zeros();
+            c.points.clear();
+        }
+        c.touching = false;
+        return;
+    }
+    let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
+    if c.sensor {
+        c.touching = intersects(&ca.shape, &pose_a, &cb.shape, &pose_b);
+        return;
+    }
+    let span = 2.0 * ba.extent.min(bb.extent);
+    if c.carry_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance) {
+        c.touching = true;
+        return;
+    }
+    // Points within the speculative distance let the solver stop an
+    // approach before the shapes overlap; faster approaches are caught by
+    // continuous collision (`continuous.rs`).
+    let m = contact_manifold_continuing(
+        &ca.shape,
+        &pose_a,
+        &cb.shape,
+        &pose_b,
+        settings.speculative_distance,
+        c.touching,
+    );
+    let mut points = ArrayVec::new();
+    for p in &m.points {
+        points.push(ContactPointState {
+            point: p.point,
+            local_a: ca.local_pose * p.local_a,
+            local_b: cb.local_pose * p.local_b,
+            separation: p.separation,
+            id: p.id,
+            normal_impulse: 0.0,
+            tangent_impulse: 0.0,
+        });
+    }
+    c.carry_impulses(&mut points, settings.enable_warm_starting);
+    c.computed_in = ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose);
+    c.normal = m.normal;
+    c.points = points;
+    c.touching = !c.points.is_empty();
+}
+
+/// Refreshes contact `c` (see [`update_manifold`]) and says what changed:
+/// [`TOUCHING_CHANGED`], [`WAKES`], or nothing.
+fn refresh(
+    c: &mut Contact,
+    a: &Body,
+    b: &Body,
+    colliders: &SlotMap<ColliderKey, Collider>,
+    settings: &WorldSettings,
+) -> u8 {
+    let was_touching = c.touching;
+    update_manifold(c, (a, b), colliders, settings);
+    let asleep = |b: &Body| !b.awake && b.kind != BodyKind::Fixed;
+    let mut change = 0;
+    if c.touching != was_touching {
+        change |= TOUCHING_CHANGED;
+    }
+    if c.touching && !c.sensor && (asleep(a) || asleep(b)) {
+        change |= WAKES;
+    }
+    change
+}
+
+/// An empty vector with `v`'s allocation, for elements of the same size and
+/// alignment: a buffer of references can be kept between steps, empty, as a
+/// buffer of `usize`, and borrowed again without allocating.
+fn recycle<T, U>(v: Vec<T>) -> Vec<U> {
+    const { assert!(size_of::<T>() == size_of::<U>() && align_of::<T>() == align_of::<U>()) };
+    let mut v = std::mem::ManuallyDrop::new(v);
+    v.clear();
+    // SAFETY: the allocation was made for `capacity` elements of `T`, whose
+    // size and alignment `U` shares (asserted above), so it has the layout
+    // `capacity` elements of `U` need; the length is zero, so no element of
+    // either type is read or dropped, and the old vector is never dropped.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<U>(), 0, v.capacity()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use lamina_geometry::Shape;
+
+    use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
+
+    /// A ball dropped on a sleeping stack wakes it in the middle of a step,
+    /// after the refresh passed over the stack's own contacts: the solver
+    /// lists those contacts with manifolds the narrow phase completes then.
+    /// That every listed manifold is the one its contact and bodies give is
+    /// checked inside each step where debug assertions are on (`step.rs`,
+    /// against a fresh computation): without the completion, the stale
+    /// manifolds of the stack's last refresh fail it.
+    #[test]
+    fn contacts_woken_mid_step_get_current_manifolds() {
+        let mut world = World::new(WorldSettings::default());
+        let ground = world.add_body(BodyDesc::fixed());
+        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(20.0, 0.5))).unwrap();
+        for i in 0..4 {
+            let b = world.add_body(BodyDesc::dynamic().translation(0.0, 1.0 + i as lamina_geometry::Real));
+            world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        }
+        for _ in 0..300 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        assert!(world.bodies().all(|(_, b)| b.is_sleeping() || b.kind() == crate::BodyKind::Fixed));
+        let ball = world.add_body(BodyDesc::dynamic().translation(0.0, 6.0));
+        world.add_collider(ball, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+        let mut completed = 0;
+        for _ in 0..120 {
+            world.step(1.0 / 60.0).unwrap();
+            completed += world.solver.missing_manifolds.len();
+        }
+        assert!(completed >= 3, "the stack's contacts were completed ({completed})");
+    }
+}
