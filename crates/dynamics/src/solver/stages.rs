@@ -66,8 +66,10 @@ pub(crate) struct Solver {
     /// the contacts.
     contact_impulses: Vec<[(Real, Real); 2]>,
     contact_bodies: Vec<(u32, u32)>,
-    /// Each joint constraint's joint and its bodies' solver indices.
+    /// Each joint constraint's joint, whether it is a plain point joint
+    /// (solved in bundles), and its bodies' solver indices.
     joint_keys: Vec<JointKey>,
+    joint_plain: Vec<bool>,
     joint_bodies: Vec<(u32, u32)>,
     graph: ConstraintGraph,
     /// The constraints' bodies and the body count the graph was last coloured
@@ -163,11 +165,13 @@ impl Solver {
         let solver_of_slot = &self.solver_of_slot;
         let index = |k: BodyKey| solver_index(solver_of_slot, k);
         self.joint_keys.clear();
+        self.joint_plain.clear();
         self.joint_bodies.clear();
         for (key, j) in joints.iter() {
             let (ia, ib) = (index(j.desc.body_a), index(j.desc.body_b));
             if ia != NO_INDEX || ib != NO_INDEX {
                 self.joint_keys.push(key);
+                self.joint_plain.push(j.is_plain_point());
                 self.joint_bodies.push((ia, ib));
             }
         }
@@ -248,12 +252,8 @@ impl Solver {
                 center: lamina_geometry::Point::origin(),
             },
         };
-        let keys = &self.joint_keys;
-        self.graph.joints.split(
-            |i| joints[keys[i as usize]].is_plain_point(),
-            &mut self.plain_joints,
-            &mut self.other_joints,
-        );
+        let (keys, plain) = (&self.joint_keys, &self.joint_plain);
+        self.graph.joints.split(|i| plain[i as usize], &mut self.plain_joints, &mut self.other_joints);
         let prepare_joint = |i: u32| {
             let j = &joints[keys[i as usize]];
             JointConstraint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
