@@ -29,6 +29,50 @@ fn a_restored_world_steps_as_the_original_from_any_moment() {
     assert!(world.body(bullet).is_some());
 }
 
+/// The contacts are written in two halves: worlds with no contact, one and
+/// two (an empty half, halves of one) come back whole and step as the
+/// original.
+#[test]
+fn worlds_of_no_and_few_contacts_come_back() {
+    let mut world = World::new(WorldSettings::default());
+    let restored = World::restore(&world.snapshot()).expect("an empty world");
+    assert_eq!(restored.state_hash(), world.state_hash());
+    let ground = world.add_body(BodyDesc::fixed());
+    world.add_collider(ground, ColliderDesc::new(Shape::rectangle(5.0, 0.5))).unwrap();
+    for x in [0.0, 2.0] {
+        let ball = world.add_body(BodyDesc::dynamic().translation(x, 1.0));
+        world.add_collider(ball, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+        world.step(DT).unwrap();
+        let contacts = world.contacts().count();
+        let mut restored = World::restore(&world.snapshot()).expect("a world of few contacts");
+        assert_eq!(restored.contacts().count(), contacts);
+        step_both(&mut world, &mut restored, 30, "few contacts");
+    }
+}
+
+/// The parts of a snapshot are written and read side by side on the rayon
+/// pool: the bytes, and the world read back, are the same on any number of
+/// threads.
+#[test]
+fn the_bytes_are_the_same_on_any_number_of_threads() {
+    let (mut world, _) = busy_world();
+    for _ in 0..20 {
+        world.step(DT).unwrap();
+    }
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let bytes = world.snapshot();
+            (World::restore(&bytes).unwrap().state_hash(), bytes)
+        })
+    };
+    let (hash, bytes) = on(1);
+    assert_eq!(hash, world.state_hash());
+    for threads in [2, 3, 8] {
+        assert!(on(threads) == (hash, bytes.clone()), "{threads} threads");
+    }
+}
+
 /// Bodies removed before the snapshot leave free slots in every map (bodies,
 /// colliders, contacts, joints): the restored world must hand out the same
 /// keys as the original for bodies added after, and contacts made during the

@@ -2,10 +2,12 @@
 //! `large_pyramid` built in both, stepped 100 times, then written to bytes
 //! (Lamina's `World::snapshot`; Rapier's `PhysicsWorld` through serde and
 //! bincode, as its users write it) and read back. Sizes, and the minimum time
-//! of each over a few runs, on one thread.
+//! of each over a few runs: Lamina on rayon pools of each thread count asked
+//! for (default 1), Rapier on one thread. Lamina's bytes must be the same on
+//! every pool.
 //!
 //! ```text
-//! cargo run --release --bin snapshots
+//! cargo run --release --bin snapshots [-- --threads 1,2]
 //! ```
 
 #[path = "../rapier_scenes.rs"]
@@ -46,45 +48,52 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
+    let threads: Vec<usize> = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
+        [] => vec![1],
+        [flag, list] if flag == "--threads" => {
+            list.split(',').map(|t| t.trim().parse().expect("--threads takes counts like 1,2")).collect()
+        }
+        _ => panic!("usage: snapshots [--threads 1,2]"),
+    };
     let scene = ALL.iter().find(|s| s.name == SCENE).expect("the scene exists");
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
-    pool.install(|| {
-        let mut lamina = (scene.build)();
-        for step in 0..STEPS {
-            scene.before_step(&mut lamina, step);
-            lamina.step(TIME_STEP).expect("a positive step");
-        }
-        let (write, bytes) = timed(|| lamina.snapshot());
-        let (read, restored) = timed(|| World::restore(&bytes).expect("its own snapshot"));
+    let mut lamina = (scene.build)();
+    for step in 0..STEPS {
+        scene.before_step(&mut lamina, step);
+        lamina.step(TIME_STEP).expect("a positive step");
+    }
+    let mut rows = Vec::new();
+    let mut first: Option<Vec<u8>> = None;
+    for &n in &threads {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("a pool");
+        let (write, bytes) = pool.install(|| timed(|| lamina.snapshot()));
+        let (read, restored) = pool.install(|| timed(|| World::restore(&bytes).expect("its own snapshot")));
         assert_eq!(restored.state_hash(), lamina.state_hash());
+        assert!(first.as_ref().is_none_or(|f| *f == bytes), "the bytes differ on {n} threads");
+        rows.push((n, bytes.len(), write, read));
+        first.get_or_insert(bytes);
+    }
 
-        let mut rapier: PhysicsWorld = rapier_scenes::build(SCENE).expect("the scene exists");
-        for _ in 0..STEPS {
-            rapier.step();
-        }
-        let (rapier_write, rapier_bytes) =
-            timed(|| bincode::serialize(&rapier).expect("Rapier's world encodes"));
-        let (rapier_read, _) =
-            timed(|| bincode::deserialize::<PhysicsWorld>(&rapier_bytes).expect("Rapier's world decodes"));
+    let mut rapier: PhysicsWorld = rapier_scenes::build(SCENE).expect("the scene exists");
+    for _ in 0..STEPS {
+        rapier.step();
+    }
+    let (rapier_write, rapier_bytes) = timed(|| bincode::serialize(&rapier).expect("Rapier's world encodes"));
+    let (rapier_read, _) =
+        timed(|| bincode::deserialize::<PhysicsWorld>(&rapier_bytes).expect("Rapier's world decodes"));
 
-        println!("{SCENE} after {STEPS} steps, one thread, minimum of {RUNS} runs:");
-        println!("| engine | bytes | MiB | write ms | read ms |");
-        println!("|---|---:|---:|---:|---:|");
-        let mib = |n: usize| n as f64 / (1024.0 * 1024.0);
-        println!(
-            "| Lamina | {} | {:.2} | {:.2} | {:.2} |",
-            bytes.len(),
-            mib(bytes.len()),
-            ms(write),
-            ms(read)
-        );
-        println!(
-            "| Rapier2D (bincode) | {} | {:.2} | {:.2} | {:.2} |",
-            rapier_bytes.len(),
-            mib(rapier_bytes.len()),
-            ms(rapier_write),
-            ms(rapier_read)
-        );
-        println!("Lamina / Rapier size: {:.2}", bytes.len() as f64 / rapier_bytes.len() as f64);
-    });
+    println!("{SCENE} after {STEPS} steps, minimum of {RUNS} runs:");
+    println!("| engine | threads | bytes | MiB | write ms | read ms |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let mib = |n: usize| n as f64 / (1024.0 * 1024.0);
+    for &(n, len, write, read) in &rows {
+        println!("| Lamina | {n} | {len} | {:.2} | {:.2} | {:.2} |", mib(len), ms(write), ms(read));
+    }
+    println!(
+        "| Rapier2D (bincode) | 1 | {} | {:.2} | {:.2} | {:.2} |",
+        rapier_bytes.len(),
+        mib(rapier_bytes.len()),
+        ms(rapier_write),
+        ms(rapier_read)
+    );
+    println!("Lamina / Rapier size: {:.2}", rows[0].1 as f64 / rapier_bytes.len() as f64);
 }

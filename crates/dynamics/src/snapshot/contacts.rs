@@ -10,6 +10,8 @@
 //! one each (a pyramid of boxes), so that they cost next to nothing once
 //! compressed, and exact either way, without looking a collider up.
 
+use std::ops::Range;
+
 use arrayvec::ArrayVec;
 use lamina_geometry::{Point, Rotation, Vec2};
 use lamina_narrowphase::FeatureId;
@@ -50,15 +52,18 @@ fn body_at(difference: u64, collider: ColliderKey) -> BodyKey {
     BodyKey::from(KeyData::from_ffi(collider.data().as_ffi().wrapping_add(difference)))
 }
 
-/// Writes every contact of `contacts`.
-pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, packer: &mut Packer) {
+/// Writes the contacts of `contacts` from number `range.start` to
+/// `range.end` in the map's order, after their count.
+pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, range: Range<usize>, packer: &mut Packer) {
+    let count = range.len();
+    packer.ints([count as u64]);
     // Room for two points a contact, the most a manifold holds: counting
     // them first would cost a pass over every contact.
-    let mut contact_reals = RealRows::<CONTACT_REALS>::with_capacity(contacts.len());
-    let mut contact_ints = IntRows::<CONTACT_INTS>::with_capacity(contacts.len());
-    let mut point_reals = RealRows::<POINT_REALS>::with_capacity(2 * contacts.len());
-    let mut point_ints = IntRows::<POINT_INTS>::with_capacity(2 * contacts.len());
-    for c in contacts.values() {
+    let mut contact_reals = RealRows::<CONTACT_REALS>::with_capacity(count);
+    let mut contact_ints = IntRows::<CONTACT_INTS>::with_capacity(count);
+    let mut point_reals = RealRows::<POINT_REALS>::with_capacity(2 * count);
+    let mut point_ints = IntRows::<POINT_INTS>::with_capacity(2 * count);
+    for c in contacts.values().skip(range.start).take(count) {
         let Contact {
             collider_a,
             collider_b,
@@ -141,9 +146,16 @@ pub(crate) struct ContactsIn {
 }
 
 impl ContactsIn {
-    /// Reads `count` contacts, in the order [`write()`] wrote them, and checks
-    /// every number that is not a real.
-    pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Self, String> {
+    /// Reads the contacts [`write()`] wrote, at most `most` of them, and
+    /// checks every number that is not a real.
+    pub(crate) fn read(unpacker: &mut Unpacker<'_>, most: usize) -> Result<Self, String> {
+        let mut count = unpacker.ints()?;
+        let count_read = count.next()?;
+        count.finish()?;
+        let count = usize::try_from(count_read)
+            .ok()
+            .filter(|&c| c <= most)
+            .ok_or_else(|| format!("{count_read} contacts where at most {most} fit"))?;
         let contact_ints = IntRows::<CONTACT_INTS>::read(unpacker, count)?;
         let mut total = unpacker.ints()?;
         let points = total.next()?;
@@ -176,6 +188,11 @@ impl ContactsIn {
             return Err("a feature id out of range".into());
         }
         Ok(ContactsIn { contact_ints, contact_reals, point_ints, point_reals, starts })
+    }
+
+    /// How many contacts were read.
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len() - 1
     }
 
     /// Contact `i`.

@@ -12,26 +12,30 @@
 //! | 16–23 | the payload's length in bytes, little-endian |
 //! | 24–31 | the payload's XXH64 checksum (seed 0), little-endian (`checksum.rs`) |
 //!
-//! The payload is the length of a zstd frame (an LEB128 varint), the frame
-//! (`compression.rs`), and the byte planes that look like noise, stored as
-//! they are. The frame holds a run of columns (`packing.rs`: each a length and
-//! its bytes; integers as differences, reals in byte planes or, where every
-//! value is one, once), in this order:
+//! The payload is four parts, each the length of a zstd frame (an LEB128
+//! varint), the frame (`compression.rs`), the length of the byte planes that
+//! look like noise, and those planes, stored as they are. A frame holds a
+//! run of columns (`packing.rs`: each a length and its bytes; integers as
+//! differences, reals in byte planes or, where every value is one, once).
+//! The parts are written, compressed, decompressed and read side by side on
+//! the current rayon pool; each depends only on the world, so the bytes are
+//! the same on any number of threads.
 //!
-//! 1. the small, irregular parts of the state, through serde in a columnar
-//!    layout of their own (`columns.rs`): the settings, the joints and
-//!    chains, the colliders' shapes where they change from one collider to
-//!    the next, and the events not yet cleared;
-//! 2. the layout of each slot map (`slots.rs`: every slot's version, and the
-//!    order of the free slots, so that the map read back hands out the same
-//!    keys as the original): bodies, colliders, joints, chains, contacts;
-//! 3. the bodies, the colliders and the contacts with their manifolds, each
-//!    field of every record in a column of its own, written by code of their
-//!    own without a call per value (`bodies.rs`, `colliders.rs`,
-//!    `contacts.rs`);
-//! 4. both broad-phase structures, as the columns of numbers each gives of
-//!    itself (`broad_phase.rs`), and the islands with their sleep state
-//!    (`islands.rs`).
+//! - **A**: the small, irregular parts of the state, through serde in a
+//!   columnar layout of their own (`columns.rs`: the settings, the joints
+//!   and chains, the colliders' shapes where they change from one collider
+//!   to the next, and the events not yet cleared); the layout of the
+//!   bodies', colliders', joints' and chains' slot maps (`slots.rs`: every
+//!   slot's version, and the order of the free slots, so that the map read
+//!   back hands out the same keys as the original); the bodies and the
+//!   colliders, each field of every record in a column of its own, written
+//!   by code of their own without a call per value (`bodies.rs`,
+//!   `colliders.rs`); the islands with their sleep state (`islands.rs`).
+//! - **B** and **C**: the contact map's layout (in B), then the first and
+//!   the second half of the contacts with their manifolds, each half's count
+//!   first (`contacts.rs`): the contacts are most of a snapshot.
+//! - **D**: both broad-phase structures, as the columns of numbers each gives
+//!   of itself (`broad_phase.rs`).
 //!
 //! What can be rebuilt is not written: the scratch buffers a step refills,
 //! the colliders' copies of their broad-phase boxes, and what the broad phase
@@ -61,6 +65,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use slotmap::Key;
 
+use crate::pair_hash::ContactOfPair;
+
 use lamina_broadphase::SweepAndPrune;
 use lamina_geometry::{Aabb, Isometry, Point, Real, Shape};
 
@@ -83,7 +89,7 @@ const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
 /// The version of the snapshot format this build writes and reads. It changes
 /// whenever the payload's layout does; older snapshots are refused, not
 /// misread.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Bytes of the header before the payload.
 const HEADER_LEN: usize = 32;
@@ -243,6 +249,39 @@ impl World {
     /// [`World::restore`] gives a world that steps bit for bit as this one.
     /// The format is described in `snapshot.rs` and `docs/snapshots.md`.
     pub fn snapshot(&self) -> Vec<u8> {
+        // The parts are written and compressed side by side on the current
+        // rayon pool; each part's bytes depend only on the world.
+        let half = self.contacts.len() / 2;
+        let ((a, b), (c, d)) = rayon::join(
+            || rayon::join(|| self.write_part_a(), || self.write_contacts(0..half, true)),
+            || rayon::join(|| self.write_contacts(half..self.contacts.len(), false), || self.write_part_d()),
+        );
+        let sections = [a, b, c, d];
+        // The header's length and checksum are filled in once the payload
+        // after it is whole, so that it is copied once.
+        let size: usize = sections.iter().map(|(frame, noise)| 20 + frame.len() + noise.len()).sum();
+        let mut bytes = Vec::with_capacity(HEADER_LEN + size);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&[std::mem::size_of::<Real>() as u8, 0, 0, 0]);
+        bytes.resize(HEADER_LEN, 0);
+        for (frame, noise) in &sections {
+            packing::write_varint(&mut bytes, frame.len() as u64);
+            bytes.extend_from_slice(frame);
+            packing::write_varint(&mut bytes, noise.len() as u64);
+            bytes.extend_from_slice(noise);
+        }
+        let payload = &bytes[HEADER_LEN..];
+        let (length, sum) = ((payload.len() as u64).to_le_bytes(), checksum::xxh64(payload).to_le_bytes());
+        bytes[16..24].copy_from_slice(&length);
+        bytes[24..32].copy_from_slice(&sum);
+        bytes
+    }
+
+    /// Part A: the small, irregular parts, the layouts of the bodies',
+    /// colliders', joints' and chains' maps, the bodies, the colliders and
+    /// the islands, as its compressed columns and its noise planes.
+    fn write_part_a(&self) -> (Vec<u8>, Vec<u8>) {
         let rest = RestOut {
             settings: &self.settings,
             joints: self.joints.values().collect(),
@@ -255,89 +294,83 @@ impl World {
             hit_events: &self.hit_events,
         };
         // About what the pyramid of benches/compare takes per record, so that
-        // the payload is seldom moved as it grows.
-        let records = self.bodies.len() + self.colliders.len() + self.contacts.len();
-        let mut packer = Packer::with_capacity(4096 + 128 * records);
+        // the columns are seldom moved as they grow.
+        let mut packer = Packer::with_capacity(4096 + 128 * (self.bodies.len() + self.colliders.len()));
         packer.bytes(&columns::to_bytes(&rest).expect("a world's state always encodes"));
         layout_of(&self.bodies, &self.free_slots.bodies, filler_body).write(&mut packer);
         layout_of(&self.colliders, &self.free_slots.colliders, filler_collider).write(&mut packer);
         layout_of(&self.joints, &self.free_slots.joints, filler_joint).write(&mut packer);
         layout_of(&self.chains, &self.free_slots.chains, filler_chain).write(&mut packer);
-        layout_of(&self.contacts, &self.free_slots.contacts, filler_contact).write(&mut packer);
         bodies::write(&self.bodies, &mut packer);
         colliders::write(self, &mut packer);
-        contacts::write(&self.contacts, &mut packer);
+        islands::write(&self.islands, &mut packer);
+        compressed(packer)
+    }
+
+    /// Parts B and C: the contacts of `range`, in the contact map's order
+    /// (the contacts are most of a snapshot, so they come in two halves),
+    /// after the contact map's layout `with_layout` (in the first).
+    fn write_contacts(&self, range: std::ops::Range<usize>, with_layout: bool) -> (Vec<u8>, Vec<u8>) {
+        let mut packer = Packer::with_capacity(64 + 96 * range.len());
+        if with_layout {
+            layout_of(&self.contacts, &self.free_slots.contacts, filler_contact).write(&mut packer);
+        }
+        contacts::write(&self.contacts, range, &mut packer);
+        compressed(packer)
+    }
+
+    /// Part D: both broad-phase structures.
+    fn write_part_d(&self) -> (Vec<u8>, Vec<u8>) {
+        let mut packer = Packer::with_capacity(4096 + 64 * self.colliders.len());
         broad_phase::write(&self.broad_phase, &mut packer);
         broad_phase::write(&self.immovable_index, &mut packer);
-        islands::write(&self.islands, &mut packer);
-        let (columns, noise) = packer.into_parts();
-        let frame = compression::compress(&columns);
-        // The header's length and checksum are filled in once the payload
-        // after it is whole, so that it is copied once.
-        let mut bytes = Vec::with_capacity(HEADER_LEN + 10 + frame.len() + noise.len());
-        bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes.extend_from_slice(&[std::mem::size_of::<Real>() as u8, 0, 0, 0]);
-        bytes.resize(HEADER_LEN, 0);
-        packing::write_varint(&mut bytes, frame.len() as u64);
-        bytes.extend_from_slice(&frame);
-        bytes.extend_from_slice(&noise);
-        let payload = &bytes[HEADER_LEN..];
-        let (length, sum) = ((payload.len() as u64).to_le_bytes(), checksum::xxh64(payload).to_le_bytes());
-        bytes[16..24].copy_from_slice(&length);
-        bytes[24..32].copy_from_slice(&sum);
-        bytes
+        compressed(packer)
     }
 
     /// The world a snapshot holds, or why the bytes are not one.
     pub fn restore(bytes: &[u8]) -> Result<World, SnapshotError> {
-        let payload = check_header(bytes)?;
-        let (frame, noise) = split_payload(payload).map_err(SnapshotError::Malformed)?;
-        let columns = compression::decompress(frame).map_err(SnapshotError::Malformed)?;
-        World::read_state(&mut Unpacker::new(&columns, noise))
-    }
-
-    /// The world whose state `unpacker` holds.
-    fn read_state(unpacker: &mut Unpacker<'_>) -> Result<World, SnapshotError> {
         use SnapshotError::{Inconsistent, Malformed};
-        let rest: RestIn = columns::from_bytes(unpacker.bytes().map_err(Malformed)?)
-            .map_err(|e| Malformed(e.to_string()))?;
-        let mut layout = || Layout::read(unpacker).map_err(Malformed);
-        let (body_layout, collider_layout, joint_layout) = (layout()?, layout()?, layout()?);
-        let (chain_layout, contact_layout) = (layout()?, layout()?);
-        let bodies = BodiesIn::read(unpacker, body_layout.len()).map_err(Malformed)?;
-        let colliders = CollidersIn::read(unpacker, collider_layout.len(), rest.shapes).map_err(Malformed)?;
-        let contacts = ContactsIn::read(unpacker, contact_layout.len()).map_err(Malformed)?;
-        let broad_phase = broad_phase::read(unpacker).map_err(Malformed)?;
-        let immovable_index = broad_phase::read(unpacker).map_err(Malformed)?;
-        let islands = islands::read(unpacker).map_err(Malformed)?;
-        unpacker.finish().map_err(Malformed)?;
+        let payload = check_header(bytes)?;
+        let [a, b, c, d] = split_payload(payload).map_err(Malformed)?;
+        // The parts are decompressed, decoded and built into their maps side
+        // by side; only then is the world put together and checked as a
+        // whole.
+        let ((a, d), contacts) =
+            rayon::join(|| rayon::join(|| PartA::read(a), || PartD::read(d)), || ContactParts::read(b, c));
+        let (a, d, contacts) = (a?, d?, contacts?);
+        let PartA {
+            rest,
+            layouts,
+            maps: (bodies, colliders, joints, chains),
+            colliders: collider_columns,
+            islands,
+        } = a;
         let mut world = World::try_new(rest.settings)
             .map_err(|e| Inconsistent(format!("the settings are out of range: {e}")))?;
-        world.bodies = body_layout.rebuild(filler_body, |i| Ok(bodies.body(i)))?;
-        world.colliders = collider_layout.rebuild(filler_collider, |i| Ok(colliders.collider(i)))?;
-        world.joints = joint_layout.rebuild(filler_joint, each(rest.joints, &joint_layout, "joints")?)?;
-        world.chains = chain_layout.rebuild(filler_chain, each(rest.chains, &chain_layout, "chains")?)?;
-        world.contacts = contact_layout.rebuild(filler_contact, |i| Ok(contacts.contact(i)))?;
+        world.bodies = bodies;
+        world.colliders = colliders;
+        world.joints = joints;
+        world.chains = chains;
+        world.contacts = contacts.map;
+        let [body_layout, collider_layout, joint_layout, chain_layout] = &layouts;
         world.free_slots = FreeSlots {
             bodies: body_layout.free_list(),
             colliders: collider_layout.free_list(),
             joints: joint_layout.free_list(),
             chains: chain_layout.free_list(),
-            contacts: contact_layout.free_list(),
+            contacts: contacts.layout.free_list(),
         };
-        world.broad_phase = SweepAndPrune::from_columns(broad_phase).map_err(Inconsistent)?;
-        world.immovable_index = SweepAndPrune::from_columns(immovable_index).map_err(Inconsistent)?;
+        world.broad_phase = d.broad_phase;
+        world.immovable_index = d.immovable_index;
         world.islands = islands;
         world.joint_changes_pending = rest.joint_changes_pending;
         world.body_changes_pending = rest.body_changes_pending;
         world.contact_events = rest.contact_events;
         world.sensor_events = rest.sensor_events;
         world.hit_events = rest.hit_events;
-        world.contact_of_pair =
-            world.contacts.iter().map(|(k, c)| ((c.collider_a, c.collider_b), k)).collect();
+        world.contact_of_pair = contacts.by_pair;
         world.check_restored().map_err(Inconsistent)?;
-        colliders::restore_bounds(&mut world, &colliders).map_err(Inconsistent)?;
+        colliders::restore_bounds(&mut world, &collider_columns).map_err(Inconsistent)?;
         Ok(world)
     }
 
@@ -393,11 +426,169 @@ impl World {
     }
 }
 
-/// The zstd frame of `payload` and the planes stored after it as they are.
-fn split_payload(mut payload: &[u8]) -> Result<(&[u8], &[u8]), String> {
-    let len = packing::read_varint(&mut payload)?;
-    let len = usize::try_from(len).ok().filter(|&len| len <= payload.len());
-    Ok(payload.split_at(len.ok_or("the compressed columns are longer than the payload")?))
+/// A part's columns compressed, and its noise planes as they are.
+fn compressed(packer: Packer) -> (Vec<u8>, Vec<u8>) {
+    let (columns, noise) = packer.into_parts();
+    (compression::compress(&columns), noise)
+}
+
+/// The parts of a snapshot's payload.
+const PARTS: usize = 4;
+
+/// A part of a snapshot's payload: its compressed columns and its noise planes.
+type Part<'a> = (&'a [u8], &'a [u8]);
+
+/// The compressed columns and the noise planes of each part of `payload`
+/// (each the length of the frame as a varint, the frame, the length of the
+/// noise, the noise), which must end with the last part.
+fn split_payload(mut payload: &[u8]) -> Result<[Part<'_>; PARTS], String> {
+    let mut take = |what: &str| -> Result<&[u8], String> {
+        let len = packing::read_varint(&mut payload)?;
+        let len = usize::try_from(len).ok().filter(|&len| len <= payload.len());
+        let (taken, after) = payload.split_at(len.ok_or_else(|| format!("{what} longer than the payload"))?);
+        payload = after;
+        Ok(taken)
+    };
+    let mut part = || -> Result<Part<'_>, String> {
+        Ok((take("the compressed columns are")?, take("the noise planes are")?))
+    };
+    let parts = [part()?, part()?, part()?, part()?];
+    if !payload.is_empty() {
+        return Err(format!("{} bytes after the last part", payload.len()));
+    }
+    Ok(parts)
+}
+
+/// Part A of a snapshot read back: the small parts, the bodies',
+/// colliders', joints' and chains' layouts and maps, the colliders' columns
+/// (which still hold their bounds' residuals), and the islands.
+struct PartA {
+    rest: RestLeft,
+    layouts: [Layout; 4],
+    maps: Maps,
+    colliders: CollidersIn,
+    islands: crate::island::Islands,
+}
+
+/// What is left of [`RestIn`] once its joints, chains and shapes are taken.
+struct RestLeft {
+    settings: WorldSettings,
+    joint_changes_pending: bool,
+    body_changes_pending: bool,
+    contact_events: Vec<ContactEvent>,
+    sensor_events: Vec<SensorEvent>,
+    hit_events: Vec<ContactHitEvent>,
+}
+
+/// The bodies', colliders', joints' and chains' maps.
+type Maps = (
+    slotmap::SlotMap<BodyKey, Body>,
+    slotmap::SlotMap<ColliderKey, Collider>,
+    slotmap::SlotMap<crate::JointKey, Joint>,
+    slotmap::SlotMap<crate::ChainKey, Chain>,
+);
+
+impl PartA {
+    fn read((frame, noise): (&[u8], &[u8])) -> Result<Self, SnapshotError> {
+        use SnapshotError::Malformed;
+        let columns = compression::decompress(frame).map_err(Malformed)?;
+        let unpacker = &mut Unpacker::new(&columns, noise);
+        let rest: RestIn = columns::from_bytes(unpacker.bytes().map_err(Malformed)?)
+            .map_err(|e| Malformed(e.to_string()))?;
+        let mut layout = || Layout::read(unpacker).map_err(Malformed);
+        let layouts = [layout()?, layout()?, layout()?, layout()?];
+        let bodies = BodiesIn::read(unpacker, layouts[0].len()).map_err(Malformed)?;
+        let colliders = CollidersIn::read(unpacker, layouts[1].len(), rest.shapes).map_err(Malformed)?;
+        let islands = islands::read(unpacker).map_err(Malformed)?;
+        unpacker.finish().map_err(Malformed)?;
+        let [body_layout, collider_layout, joint_layout, chain_layout] = &layouts;
+        let maps = (
+            body_layout.rebuild(filler_body, |i| Ok(bodies.body(i)))?,
+            collider_layout.rebuild(filler_collider, |i| Ok(colliders.collider(i)))?,
+            joint_layout.rebuild(filler_joint, each(rest.joints, joint_layout, "joints")?)?,
+            chain_layout.rebuild(filler_chain, each(rest.chains, chain_layout, "chains")?)?,
+        );
+        Ok(PartA {
+            rest: RestLeft {
+                settings: rest.settings,
+                joint_changes_pending: rest.joint_changes_pending,
+                body_changes_pending: rest.body_changes_pending,
+                contact_events: rest.contact_events,
+                sensor_events: rest.sensor_events,
+                hit_events: rest.hit_events,
+            },
+            layouts,
+            maps,
+            colliders,
+            islands,
+        })
+    }
+}
+
+/// Parts B and C of a snapshot read back: the contact map rebuilt from its
+/// layout and both halves of its contacts, with the lookup of contacts by
+/// collider pair.
+struct ContactParts {
+    layout: Layout,
+    map: slotmap::SlotMap<crate::ContactKey, Contact>,
+    by_pair: ContactOfPair,
+}
+
+impl ContactParts {
+    fn read(first: (&[u8], &[u8]), second: (&[u8], &[u8])) -> Result<Self, SnapshotError> {
+        let (first, second) = rayon::join(|| read_contacts(first, true), || read_contacts(second, false));
+        let ((layout, first), (_, second)) = (first?, second?);
+        let layout = layout.expect("the first part has the layout");
+        let split = first.len();
+        if split + second.len() != layout.len() {
+            return Err(SnapshotError::Inconsistent("the contacts do not fill their map".into()));
+        }
+        let contact = |i: usize| if i < split { first.contact(i) } else { second.contact(i - split) };
+        let map = layout.rebuild(filler_contact, |i| Ok(contact(i)))?;
+        let by_pair = map.iter().map(|(k, c)| ((c.collider_a, c.collider_b), k)).collect();
+        Ok(ContactParts { layout, map, by_pair })
+    }
+}
+
+/// A part of a snapshot's contacts decoded, after the contact map's layout
+/// where `with_layout`.
+fn read_contacts(
+    (frame, noise): (&[u8], &[u8]),
+    with_layout: bool,
+) -> Result<(Option<Layout>, ContactsIn), SnapshotError> {
+    use SnapshotError::Malformed;
+    let columns = compression::decompress(frame).map_err(Malformed)?;
+    let unpacker = &mut Unpacker::new(&columns, noise);
+    let layout = if with_layout { Some(Layout::read(unpacker).map_err(Malformed)?) } else { None };
+    // Contacts join distinct pairs of colliders, so one of the columns of
+    // their colliders' keys changes from contact to contact and takes a byte
+    // or more for each: a part holds no more contacts than bytes.
+    let most = unpacker.columns_left();
+    let contacts = ContactsIn::read(unpacker, most).map_err(Malformed)?;
+    unpacker.finish().map_err(Malformed)?;
+    Ok((layout, contacts))
+}
+
+/// Part D of a snapshot read back: both broad-phase structures, built and
+/// checked whole.
+struct PartD {
+    broad_phase: SweepAndPrune<ColliderKey>,
+    immovable_index: SweepAndPrune<ColliderKey>,
+}
+
+impl PartD {
+    fn read((frame, noise): (&[u8], &[u8])) -> Result<Self, SnapshotError> {
+        use SnapshotError::{Inconsistent, Malformed};
+        let columns = compression::decompress(frame).map_err(Malformed)?;
+        let unpacker = &mut Unpacker::new(&columns, noise);
+        let broad_phase = broad_phase::read(unpacker).map_err(Malformed)?;
+        let immovable_index = broad_phase::read(unpacker).map_err(Malformed)?;
+        unpacker.finish().map_err(Malformed)?;
+        Ok(PartD {
+            broad_phase: SweepAndPrune::from_columns(broad_phase).map_err(Inconsistent)?,
+            immovable_index: SweepAndPrune::from_columns(immovable_index).map_err(Inconsistent)?,
+        })
+    }
 }
 
 /// The payload of `bytes` after checking the header, the length and the checksum.
