@@ -47,7 +47,7 @@ const MANIFOLD: u8 = 16;
 /// the parallel pass, while the contact is at hand, so that listing the
 /// solver's constraints reads this dense array rather than every contact
 /// again (each a few hundred bytes, one cache miss or more apiece).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactSummary {
     pub body_a: BodyKey,
     pub body_b: BodyKey,
@@ -222,8 +222,10 @@ impl World {
             borrowed.push(c);
         }
         let mut manifolds = std::mem::take(&mut self.narrow.manifolds);
-        manifolds.resize(borrowed.len(), SolverManifold::default());
-        let refresh = |(c, manifold): (&mut &mut Contact, &mut SolverManifold)| {
+        let n = borrowed.len();
+        manifolds.resize(n, SolverManifold::default());
+        summaries.resize(n, ContactSummary::default());
+        let refresh = |c: &mut Contact, manifold: &mut SolverManifold| {
             let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
             if !(a.awake || b.awake) {
                 return ContactSummary::of(c, 0);
@@ -235,16 +237,23 @@ impl World {
             }
             ContactSummary::of(c, flags)
         };
-        if borrowed.len() < NARROW_PARALLEL_MIN {
-            summaries.clear();
-            summaries.extend(borrowed.iter_mut().zip(manifolds.iter_mut()).map(refresh));
+        // Each task refreshes a run of contacts, writing their manifolds and
+        // summaries in place, in a plain loop.
+        let run = |(contacts, (manifolds, summaries)): (
+            &mut [&mut Contact],
+            (&mut [SolverManifold], &mut [ContactSummary]),
+        )| {
+            for ((c, m), s) in contacts.iter_mut().zip(manifolds).zip(summaries) {
+                *s = refresh(c, m);
+            }
+        };
+        if n < NARROW_PARALLEL_MIN {
+            run((&mut borrowed, (&mut manifolds, &mut summaries)));
         } else {
             borrowed
-                .par_iter_mut()
-                .zip(manifolds.par_iter_mut())
-                .with_min_len(NARROW_CHUNK)
-                .map(refresh)
-                .collect_into_vec(&mut summaries);
+                .par_chunks_mut(NARROW_CHUNK)
+                .zip(manifolds.par_chunks_mut(NARROW_CHUNK).zip(summaries.par_chunks_mut(NARROW_CHUNK)))
+                .for_each(run);
         }
         self.narrow.manifolds = manifolds;
         self.narrow.borrowed = recycle(borrowed);
