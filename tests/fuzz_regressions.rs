@@ -405,3 +405,36 @@ fn normals_from_subnormal_offsets_are_unit() {
     assert!((unit.norm() - 1.0).abs() < 1e-6, "{unit}");
     assert!(length > 1.9e-43 && length < 2.0e-43, "{length}");
 }
+
+/// Root cause: a plain revolute joint between a fixed body at (2.1e37,
+/// 2.1e37) and a body of 1 kg at (15.5, 2.1e37), its anchor 2.1e37 m from
+/// the fixed body's, asks for a correction past the largest `f32` (found by
+/// `fuzz/run.sh`; the input is `fuzz/regressions/world_commands/
+/// revolute-anchors-1e37-apart`): its accumulated impulse overflowed to
+/// infinity and then NaN. The bodies' velocities are held within a sane
+/// limit as the solver writes them, so the body stayed finite and was never
+/// held still, and nothing cleared the joint's impulse: its force read NaN,
+/// and the NaN warm-started the next step. Impulses that are not finite are
+/// now dropped when they are stored (the joint's force and torque read 0).
+#[test]
+fn joints_anchored_past_the_largest_float_keep_finite_forces() {
+    let mut world = World::new(WorldSettings::default());
+    let far = world.add_body(BodyDesc::fixed().translation(2.1058983e37, 2.1059141e37).angle(2.1059141e37));
+    let body = world.add_body(
+        BodyDesc::dynamic()
+            .translation(15.5, 2.1055247e37)
+            .angle(2.1059141e37)
+            .linear_velocity(Vec2::new(-20.0, -18.38))
+            .angular_velocity(-4.81),
+    );
+    let key = world.add_joint(JointDesc::revolute(far, body, Point::new(-1.35, -1.35))).unwrap();
+    for _ in 0..16 {
+        world.step(1.0 / 240.0).unwrap();
+        let joint = world.joint(key).unwrap();
+        let (f, t) = (joint.constraint_force(), joint.constraint_torque());
+        assert!(f.x.is_finite() && f.y.is_finite() && t.is_finite(), "force {f}, torque {t}");
+        let b = world.body(body).unwrap();
+        let v = b.linear_velocity();
+        assert!(v.x.is_finite() && v.y.is_finite() && b.position().translation.vector.x.is_finite());
+    }
+}

@@ -311,6 +311,14 @@ pub(crate) struct JointImpulses {
     pub upper: Real,
 }
 
+impl JointImpulses {
+    /// Whether every impulse is finite.
+    pub fn is_finite(&self) -> bool {
+        let Self { linear, angular, axial, spring, motor, lower, upper } = *self;
+        [linear.x, linear.y, angular, axial, spring, motor, lower, upper].iter().all(|v| v.is_finite())
+    }
+}
+
 /// A joint of a [`World`]. Read it through [`World::joint`]; change it
 /// through [`World::joint_mut`], which hands out a [`JointMut`].
 #[derive(Clone, Debug)]

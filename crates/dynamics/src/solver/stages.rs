@@ -386,6 +386,12 @@ impl Solver {
     /// Writes the accumulated impulses back to the contacts and joints, for the
     /// next step's warm start, with each joint's force and torque over a
     /// substep of `h` seconds.
+    ///
+    /// A joint whose impulses are not finite keeps none: joint rows that
+    /// contradict each other without bound (two anchors 10³⁷ m apart) can
+    /// overflow, and the bodies' velocities are held sane as they are
+    /// written (`scatter_sane_velocity`), so nothing else would clear them;
+    /// they would reach the joint's force and the next step's warm start.
     pub fn store_impulses(
         &mut self,
         contacts: &mut SlotMap<ContactKey, Contact>,
@@ -402,6 +408,10 @@ impl Solver {
         }
         for (c, &member) in self.joints.iter().zip(&self.other_joints.order) {
             let joint = &mut joints[self.joint_keys[member as usize]];
+            if !c.impulses.is_finite() {
+                joint.clear_impulses();
+                continue;
+            }
             joint.impulses = c.impulses;
             let (force, torque) = c.force_and_torque(h);
             (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
@@ -538,6 +548,10 @@ fn store_point_impulses<W: Lanes>(
             }
             let joint = &mut joints[keys[member as usize]];
             let linear = bundle.impulse(l);
+            if !(linear.x.is_finite() && linear.y.is_finite()) {
+                joint.clear_impulses();
+                continue;
+            }
             joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
             (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
         }
