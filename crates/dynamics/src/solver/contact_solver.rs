@@ -3,11 +3,12 @@
 //! (the solving itself, several constraints at a time, is in `contact_bundle.rs`).
 //!
 //! Preparing a contact is split in two. What needs the contact and its bodies
-//! (anchors, impulses, the velocity before solving) is read here, one contact
-//! at a time, into a [`ContactConstraint`]; the arithmetic that needs only
-//! those numbers (effective masses, the two-point block, the separation's
-//! base) is done for a whole bundle at once in its lanes
-//! (`ContactBundle::finish`).
+//! is read here, one contact at a time, into a [`ContactConstraint`]: the
+//! anchors and impulses from the solver manifold the narrow phase left
+//! (`narrow_phase.rs`), the velocity before solving from the bodies' states.
+//! The arithmetic that needs only those numbers (effective masses, the
+//! two-point block, the separation's base) is done for a whole bundle at once
+//! in its lanes (`ContactBundle::finish`).
 
 use lamina_geometry::{Real, Vec2};
 
