@@ -472,7 +472,6 @@ impl World {
     }
 }
 
-/// Brings contact `c`'s manifold (or sensor overlap) up to the current poses,
 #[cfg(test)]
 mod tests {
     use super::*;

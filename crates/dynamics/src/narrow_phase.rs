@@ -167,16 +167,16 @@ pub(crate) struct NarrowPhase {
 }
 
 impl NarrowPhase {
-    /// Writes the solver manifolds of the contacts at `positions` (in the
-    /// order of [`NarrowPhase::keys`]), which the refresh passed over: no
-    /// body of theirs was awake then, and one was woken since.
+    /// Writes the solver manifolds of the contacts at `places` (in the order
+    /// of [`NarrowPhase::keys`]), which the refresh passed over: no body of
+    /// theirs was awake then, and one was woken since.
     pub fn complete_manifolds(
         &mut self,
-        positions: &[u32],
+        places: &[u32],
         contacts: &SlotMap<ContactKey, Contact>,
         bodies: &SlotMap<BodyKey, Body>,
     ) {
-        for &at in positions {
+        for &at in places {
             let c = &contacts[self.keys[at as usize]];
             self.manifolds[at as usize] = SolverManifold::of(c, &bodies[c.body_a], &bodies[c.body_b]);
         }
@@ -225,7 +225,7 @@ impl World {
         let n = borrowed.len();
         manifolds.resize(n, SolverManifold::default());
         summaries.resize(n, ContactSummary::default());
-        let refresh = |c: &mut Contact, manifold: &mut SolverManifold| {
+        let visit = |c: &mut Contact, manifold: &mut SolverManifold| {
             let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
             if !(a.awake || b.awake) {
                 return ContactSummary::of(c, 0);
@@ -244,7 +244,7 @@ impl World {
             (&mut [SolverManifold], &mut [ContactSummary]),
         )| {
             for ((c, m), s) in contacts.iter_mut().zip(manifolds).zip(summaries) {
-                *s = refresh(c, m);
+                *s = visit(c, m);
             }
         };
         if n < NARROW_PARALLEL_MIN {
@@ -308,7 +308,8 @@ impl World {
     }
 }
 
-/// in place.
+/// Brings contact `c`'s manifold (or sensor overlap) up to the current poses
+/// of its bodies `ba` and `bb`, in place.
 fn update_manifold(
     c: &mut Contact,
     (ba, bb): (&Body, &Body),
@@ -414,10 +415,11 @@ mod tests {
     /// A ball dropped on a sleeping stack wakes it in the middle of a step,
     /// after the refresh passed over the stack's own contacts: the solver
     /// lists those contacts with manifolds the narrow phase completes then.
-    /// That every listed manifold is the one its contact and bodies give is
-    /// checked inside each step where debug assertions are on (`step.rs`,
-    /// against a fresh computation): without the completion, the stale
-    /// manifolds of the stack's last refresh fail it.
+    /// Before each step, a copy of the world runs the step's first stages (the
+    /// pairs, the refresh, the listing) and every listed manifold is compared
+    /// with one computed afresh from its contact and bodies as they are then:
+    /// without the completion, the manifolds at the stack's places are
+    /// whatever the last refresh left there.
     #[test]
     fn contacts_woken_mid_step_get_current_manifolds() {
         let mut world = World::new(WorldSettings::default());
@@ -433,10 +435,17 @@ mod tests {
         assert!(world.bodies().all(|(_, b)| b.is_sleeping() || b.kind() == crate::BodyKind::Fixed));
         let ball = world.add_body(BodyDesc::dynamic().translation(0.0, 6.0));
         world.add_collider(ball, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+        world.step(1.0 / 60.0).unwrap();
         let mut completed = 0;
         for _ in 0..120 {
+            let mut copy = world.clone();
+            copy.update_pairs();
+            copy.update_contacts();
+            copy.list_constraints(1.0 / 240.0);
+            completed += copy.solver.missing_manifolds.len();
+            let places = copy.solver.contact_places();
+            assert!(copy.narrow.manifolds_are_current(places, &copy.contacts, &copy.bodies));
             world.step(1.0 / 60.0).unwrap();
-            completed += world.solver.missing_manifolds.len();
         }
         assert!(completed >= 3, "the stack's contacts were completed ({completed})");
     }

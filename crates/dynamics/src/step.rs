@@ -59,6 +59,18 @@ impl World {
         Ok(())
     }
 
+    /// Gathers the awake bodies and lists their joints and contacts for the
+    /// solver (substeps of `h` seconds), completing the solver manifolds of
+    /// contacts whose bodies woke after the narrow phase. Returns how many
+    /// joints and contacts are listed, and how many contacts touch.
+    pub(crate) fn list_constraints(&mut self, h: Real) -> (usize, usize, usize) {
+        let s = &mut self.solver;
+        s.gather_bodies(&mut self.bodies, &self.settings, h);
+        let counts = s.gather_constraints(&self.joints, &self.narrow.summaries);
+        self.narrow.complete_manifolds(&s.missing_manifolds, &self.contacts, &self.bodies);
+        counts
+    }
+
     /// Runs the solver's stages over the awake bodies and their constraints,
     /// timing the solver and its substeps.
     fn solve(&mut self, dt: Real, laps: &mut Laps) {
@@ -66,18 +78,14 @@ impl World {
         let substeps = settings.substeps.max(1);
         let h = dt / substeps as Real;
 
-        let s = &mut self.solver;
-        s.gather_bodies(&mut self.bodies, &settings, h);
-        let narrow = &mut self.narrow;
-        let (joints, contacts, touching) =
-            s.gather_constraints(&self.joints, &narrow.keys, &narrow.summaries);
-        narrow.complete_manifolds(&s.missing_manifolds, &self.contacts, &self.bodies);
+        let (joints, contacts, touching) = self.list_constraints(h);
+        let (narrow, s) = (&self.narrow, &mut self.solver);
         debug_assert!(narrow.manifolds_are_current(s.contact_places(), &self.contacts, &self.bodies));
         s.prepare(&self.bodies, &narrow.manifolds, &self.joints, &settings, h);
         let preparing = laps.lap();
         s.run_substeps(&settings, substeps, h, rayon::current_num_threads());
         let substep_time = laps.lap();
-        s.store_impulses(&mut self.contacts, &mut self.joints, h);
+        s.store_impulses(&mut self.contacts, &self.narrow.keys, &mut self.joints, h);
         self.profile.substeps = substep_time;
         self.profile.solver = preparing + substep_time + laps.lap();
 

@@ -489,18 +489,19 @@ type Maps = (
 );
 
 impl PartA {
-    fn read((frame, noise): (&[u8], &[u8])) -> Result<Self, SnapshotError> {
+    fn read(part: Part<'_>) -> Result<Self, SnapshotError> {
         use SnapshotError::Malformed;
-        let columns = compression::decompress(frame).map_err(Malformed)?;
-        let unpacker = &mut Unpacker::new(&columns, noise);
-        let rest: RestIn = columns::from_bytes(unpacker.bytes().map_err(Malformed)?)
-            .map_err(|e| Malformed(e.to_string()))?;
-        let mut layout = || Layout::read(unpacker).map_err(Malformed);
-        let layouts = [layout()?, layout()?, layout()?, layout()?];
-        let bodies = BodiesIn::read(unpacker, layouts[0].len()).map_err(Malformed)?;
-        let colliders = CollidersIn::read(unpacker, layouts[1].len(), rest.shapes).map_err(Malformed)?;
-        let islands = islands::read(unpacker).map_err(Malformed)?;
-        unpacker.finish().map_err(Malformed)?;
+        let (rest, layouts, bodies, colliders, islands) = decode_part(part, |unpacker| {
+            let mut rest: RestIn = columns::from_bytes(unpacker.bytes().map_err(Malformed)?)
+                .map_err(|e| Malformed(e.to_string()))?;
+            let mut layout = || Layout::read(unpacker).map_err(Malformed);
+            let layouts = [layout()?, layout()?, layout()?, layout()?];
+            let bodies = BodiesIn::read(unpacker, layouts[0].len()).map_err(Malformed)?;
+            let colliders = CollidersIn::read(unpacker, layouts[1].len(), std::mem::take(&mut rest.shapes))
+                .map_err(Malformed)?;
+            let islands = islands::read(unpacker).map_err(Malformed)?;
+            Ok((rest, layouts, bodies, colliders, islands))
+        })?;
         let [body_layout, collider_layout, joint_layout, chain_layout] = &layouts;
         let maps = (
             body_layout.rebuild(filler_body, |i| Ok(bodies.body(i)))?,
@@ -535,10 +536,11 @@ struct ContactParts {
 }
 
 impl ContactParts {
-    fn read(first: (&[u8], &[u8]), second: (&[u8], &[u8])) -> Result<Self, SnapshotError> {
-        let (first, second) = rayon::join(|| read_contacts(first, true), || read_contacts(second, false));
-        let ((layout, first), (_, second)) = (first?, second?);
-        let layout = layout.expect("the first part has the layout");
+    fn read(first: Part<'_>, second: Part<'_>) -> Result<Self, SnapshotError> {
+        let layout = |unpacker: &mut Unpacker<'_>| Layout::read(unpacker).map_err(SnapshotError::Malformed);
+        let (first, second) =
+            rayon::join(|| read_contacts(first, layout), || read_contacts(second, |_| Ok(())));
+        let ((layout, first), ((), second)) = (first?, second?);
         let split = first.len();
         if split + second.len() != layout.len() {
             return Err(SnapshotError::Inconsistent("the contacts do not fill their map".into()));
@@ -550,23 +552,35 @@ impl ContactParts {
     }
 }
 
-/// A part of a snapshot's contacts decoded, after the contact map's layout
-/// where `with_layout`.
-fn read_contacts(
-    (frame, noise): (&[u8], &[u8]),
-    with_layout: bool,
-) -> Result<(Option<Layout>, ContactsIn), SnapshotError> {
+/// A part of a snapshot's contacts decoded, after what `before` reads (the
+/// contact map's layout, in the first part).
+fn read_contacts<T>(
+    part: Part<'_>,
+    before: impl FnOnce(&mut Unpacker<'_>) -> Result<T, SnapshotError>,
+) -> Result<(T, ContactsIn), SnapshotError> {
+    decode_part(part, |unpacker| {
+        let first = before(unpacker)?;
+        // Contacts join distinct pairs of colliders, so one of the columns of
+        // their colliders' keys changes from contact to contact and takes a
+        // byte or more for each: a part holds no more contacts than bytes.
+        let most = unpacker.columns_left();
+        let contacts = ContactsIn::read(unpacker, most).map_err(SnapshotError::Malformed)?;
+        Ok((first, contacts))
+    })
+}
+
+/// What `read` makes of the columns of `part`, decompressed, refused unless
+/// it reads them to their end.
+fn decode_part<T>(
+    (frame, noise): Part<'_>,
+    read: impl FnOnce(&mut Unpacker<'_>) -> Result<T, SnapshotError>,
+) -> Result<T, SnapshotError> {
     use SnapshotError::Malformed;
     let columns = compression::decompress(frame).map_err(Malformed)?;
-    let unpacker = &mut Unpacker::new(&columns, noise);
-    let layout = if with_layout { Some(Layout::read(unpacker).map_err(Malformed)?) } else { None };
-    // Contacts join distinct pairs of colliders, so one of the columns of
-    // their colliders' keys changes from contact to contact and takes a byte
-    // or more for each: a part holds no more contacts than bytes.
-    let most = unpacker.columns_left();
-    let contacts = ContactsIn::read(unpacker, most).map_err(Malformed)?;
+    let mut unpacker = Unpacker::new(&columns, noise);
+    let value = read(&mut unpacker)?;
     unpacker.finish().map_err(Malformed)?;
-    Ok((layout, contacts))
+    Ok(value)
 }
 
 /// Part D of a snapshot read back: both broad-phase structures, built and
@@ -577,13 +591,12 @@ struct PartD {
 }
 
 impl PartD {
-    fn read((frame, noise): (&[u8], &[u8])) -> Result<Self, SnapshotError> {
+    fn read(part: Part<'_>) -> Result<Self, SnapshotError> {
         use SnapshotError::{Inconsistent, Malformed};
-        let columns = compression::decompress(frame).map_err(Malformed)?;
-        let unpacker = &mut Unpacker::new(&columns, noise);
-        let broad_phase = broad_phase::read(unpacker).map_err(Malformed)?;
-        let immovable_index = broad_phase::read(unpacker).map_err(Malformed)?;
-        unpacker.finish().map_err(Malformed)?;
+        let (broad_phase, immovable_index) = decode_part(part, |unpacker| {
+            let broad_phase = broad_phase::read(unpacker).map_err(Malformed)?;
+            Ok((broad_phase, broad_phase::read(unpacker).map_err(Malformed)?))
+        })?;
         Ok(PartD {
             broad_phase: SweepAndPrune::from_columns(broad_phase).map_err(Inconsistent)?,
             immovable_index: SweepAndPrune::from_columns(immovable_index).map_err(Inconsistent)?,

@@ -54,10 +54,9 @@ pub(crate) struct Solver {
     /// listing the constraints finds their bodies' indices without a look-up
     /// in the map (see [`solver_index`]).
     solver_of_slot: Vec<(u32, u32)>,
-    /// Each contact constraint's contact, its place in the narrow phase's
-    /// arrays (`NarrowPhase::keys` and those beside it), and its bodies'
-    /// solver indices.
-    contact_keys: Vec<ContactKey>,
+    /// Each contact constraint's place in the narrow phase's arrays
+    /// (`NarrowPhase::keys`, its contact's key, and those beside it), and
+    /// its bodies' solver indices.
     contact_places: Vec<u32>,
     /// The places of the listed contacts whose solver manifold the narrow
     /// phase has still to write (`NarrowPhase::complete_manifolds`).
@@ -151,15 +150,14 @@ impl Solver {
 
     /// Lists the joints and touching contacts with at least one awake body,
     /// each in key order, and colours them. The contacts are read from the
-    /// narrow phase's summaries (`keys`, every contact in key order, and
-    /// `summaries` beside them), not from the contacts themselves. Returns how
+    /// narrow phase's summaries (every contact's, in key order), not from
+    /// the contacts themselves. Returns how
     /// many joints and contacts are listed, and how many contacts touch in all
     /// (asleep and sensors included), counted on the way since nothing after
     /// this in a step changes it.
     pub fn gather_constraints(
         &mut self,
         joints: &SlotMap<JointKey, Joint>,
-        keys: &[ContactKey],
         summaries: &[ContactSummary],
     ) -> (usize, usize, usize) {
         let solver_of_slot = &self.solver_of_slot;
@@ -175,19 +173,17 @@ impl Solver {
                 self.joint_bodies.push((ia, ib));
             }
         }
-        self.contact_keys.clear();
         self.contact_places.clear();
         self.contact_bodies.clear();
         self.missing_manifolds.clear();
         let mut touching = 0;
-        for (place, (&key, summary)) in keys.iter().zip(summaries).enumerate() {
+        for (place, summary) in summaries.iter().enumerate() {
             touching += usize::from(summary.touching());
             if !summary.solid_touching() {
                 continue;
             }
             let (ia, ib) = (index(summary.body_a), index(summary.body_b));
             if ia != NO_INDEX || ib != NO_INDEX {
-                self.contact_keys.push(key);
                 self.contact_places.push(place as u32);
                 self.contact_bodies.push((ia, ib));
                 if !summary.has_manifold() {
@@ -204,7 +200,7 @@ impl Solver {
             std::mem::swap(&mut self.coloured_contacts, &mut self.contact_bodies);
             self.coloured_bodies = self.states.len();
         }
-        (self.joint_keys.len(), self.contact_keys.len(), touching)
+        (self.joint_keys.len(), self.contact_places.len(), touching)
     }
 
     /// Each listed contact's place in the narrow phase's arrays.
@@ -392,19 +388,18 @@ impl Solver {
     /// overflow, and the bodies' velocities are held sane as they are
     /// written (`scatter_sane_velocity`), so nothing else would clear them;
     /// they would reach the joint's force and the next step's warm start.
+    /// `keys` are the narrow phase's keys, by place.
     pub fn store_impulses(
         &mut self,
         contacts: &mut SlotMap<ContactKey, Contact>,
+        keys: &[ContactKey],
         joints: &mut SlotMap<JointKey, Joint>,
         h: Real,
     ) {
+        let (places, staged) = (&self.contact_places, &mut self.contact_impulses);
         match &self.bundles {
-            Bundles::Four(bundles) => {
-                store_contact_impulses(bundles, &self.contact_keys, &mut self.contact_impulses, contacts)
-            }
-            Bundles::Eight(bundles) => {
-                store_contact_impulses(bundles, &self.contact_keys, &mut self.contact_impulses, contacts)
-            }
+            Bundles::Four(bundles) => store_contact_impulses(bundles, places, keys, staged, contacts),
+            Bundles::Eight(bundles) => store_contact_impulses(bundles, places, keys, staged, contacts),
         }
         for (c, &member) in self.joints.iter().zip(&self.other_joints.order) {
             let joint = &mut joints[self.joint_keys[member as usize]];
@@ -566,12 +561,13 @@ fn store_point_impulses<W: Lanes>(
 /// walks their storage from one end to the other.
 fn store_contact_impulses<W: Lanes>(
     bundles: &[ContactBundle<W>],
+    places: &[u32],
     keys: &[ContactKey],
     staged: &mut Vec<[(Real, Real); 2]>,
     contacts: &mut SlotMap<ContactKey, Contact>,
 ) {
     staged.clear();
-    staged.resize(keys.len(), [(0.0, 0.0); 2]);
+    staged.resize(places.len(), [(0.0, 0.0); 2]);
     for bundle in bundles {
         for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
             if member != NO_INDEX {
@@ -579,8 +575,8 @@ fn store_contact_impulses<W: Lanes>(
             }
         }
     }
-    for (&key, impulses) in keys.iter().zip(staged.iter()) {
-        let contact = &mut contacts[key];
+    for (&place, impulses) in places.iter().zip(staged.iter()) {
+        let contact = &mut contacts[keys[place as usize]];
         for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
             (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
         }
