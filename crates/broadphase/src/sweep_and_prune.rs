@@ -694,6 +694,20 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         if let Some(id) = self.moved.iter().find(|&&id| id as usize >= n) {
             return Err(format!("moved proxy {id} is missing"));
         }
+        // Between two `update_pairs`, the queued bits are exactly the moved
+        // proxies' (a removed proxy keeps both until the next one): a bit
+        // past the last proxy would be read as a proxy that is not there.
+        let mut expected = vec![0u64; self.queued.len()];
+        for &id in &self.moved {
+            let (word, bit) = (&mut expected[id as usize / 64], 1u64 << (id % 64));
+            if *word & bit != 0 {
+                return Err(format!("proxy {id} is listed as moved twice"));
+            }
+            *word |= bit;
+        }
+        if expected != self.queued {
+            return Err("the queued bits are not the moved proxies".into());
+        }
         for (slot, &id) in self.large.iter().enumerate() {
             let placed = self.proxies.get(id as usize).map(|p| (p.live, p.placement));
             if placed != Some((true, Placement::Large { slot: slot as u32 })) {
