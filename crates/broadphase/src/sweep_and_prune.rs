@@ -615,26 +615,74 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         self.proxies[id as usize].placement = Placement::Detached;
     }
 
-    /// Gives proxy `id` the fat box `fat`. When it stays in the same regions each
-    /// sorted array just walks its entry to the new place; otherwise the proxy
-    /// leaves its old regions and enters the new ones.
+    /// Gives proxy `id` the fat box `fat`. In each region it stays in, the
+    /// sorted array just walks its entry to the new place; it leaves the regions
+    /// it no longer touches and enters the new ones. A proxy of the grid that
+    /// crosses a region border thus keeps its entry where it stays, instead of
+    /// removing and re-inserting it there (each a shift of half the array).
+    /// The arrays end as a removal and re-insertion would leave them: their
+    /// order is the entries' own.
     fn relocate(&mut self, id: u32, fat: Aabb) {
         let proxy = &self.proxies[id as usize];
         let old = proxy.fat;
         if let Placement::Grid { range, regions, mut hints, count } = proxy.placement {
-            if Some(range) == self.grid.grid_range(&fat) {
-                for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
-                    *hint = self.grid.replace(r, id, &old, &fat, *hint);
+            match self.grid.grid_range(&fat) {
+                Some(new_range) if new_range == range => {
+                    for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
+                        *hint = self.grid.replace(r, id, &old, &fat, *hint);
+                    }
+                    let proxy = &mut self.proxies[id as usize];
+                    proxy.fat = fat;
+                    proxy.placement = Placement::Grid { range, regions, hints, count };
+                    return;
                 }
-                let proxy = &mut self.proxies[id as usize];
-                proxy.fat = fat;
-                proxy.placement = Placement::Grid { range, regions, hints, count };
-                return;
+                Some(new_range) => {
+                    self.cross_borders(id, fat, new_range);
+                    return;
+                }
+                None => {}
             }
         }
         self.detach(id);
         self.proxies[id as usize].fat = fat;
         self.attach(id);
+    }
+
+    /// [`SweepAndPrune::relocate`] for a proxy of the grid whose new fat box
+    /// `fat` lies in the cells of `to`, not all of them its cells now: it walks
+    /// its entry in the regions of both, leaves the regions it no longer
+    /// touches, then enters the new ones, in the order of the cells.
+    fn cross_borders(&mut self, id: u32, fat: Aabb, to: CellRange) {
+        let proxy = &self.proxies[id as usize];
+        let old = proxy.fat;
+        let Placement::Grid { range, regions, mut hints, count } = proxy.placement else { return };
+        for ((cell, &r), hint) in range.cells().zip(&regions[..count as usize]).zip(&mut hints) {
+            if to.contains(cell) {
+                *hint = self.grid.replace(r, id, &old, &fat, *hint);
+            } else {
+                self.grid.remove(r, id, &old, *hint);
+            }
+        }
+        let (mut new_regions, mut new_hints) = ([0u32; 4], [0u32; 4]);
+        let mut n = 0;
+        for cell in to.cells() {
+            let kept =
+                range.cells().zip(&regions[..count as usize]).zip(&hints).find(|((c, _), _)| *c == cell);
+            let (r, hint) = match kept {
+                Some(((_, &r), &hint)) => (r, hint),
+                None => {
+                    let r = self.grid.get_or_create(cell);
+                    (r, self.grid.add(r, id, &fat))
+                }
+            };
+            new_regions[n] = r;
+            new_hints[n] = hint;
+            n += 1;
+        }
+        let proxy = &mut self.proxies[id as usize];
+        proxy.fat = fat;
+        proxy.placement =
+            Placement::Grid { range: to, regions: new_regions, hints: new_hints, count: n as u8 };
     }
 
     /// Calls `f` with the id of every proxy (other than `exclude`) whose fat box
