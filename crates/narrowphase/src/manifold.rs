@@ -223,7 +223,11 @@ fn dispatch_other(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalMan
     }
     match (a, b) {
         (Shape::Circle(ca), Shape::Circle(cb)) => collide_circles(ca, cb, xf, margin),
-        (Shape::Circle(_), _) if PolyView::fits(b) => flip(b, a, xf, margin),
+        (Shape::Circle(ca), _) if PolyView::fits(b) => {
+            // The polygon's pair function, in B's frame, without dispatching again.
+            let inverse = xf.inverse();
+            collide_circle_polygon(&PolyView::local(b), ca, &inverse, margin).flipped(&inverse)
+        }
         (_, Shape::Circle(cb)) if PolyView::fits(a) => {
             collide_circle_polygon(&PolyView::local(a), cb, xf, margin)
         }
