@@ -84,25 +84,32 @@ impl ColorOrder {
     }
 }
 
-/// Per-colour body bitsets and the resulting orders, reused between steps.
+/// Per-body colour masks and the resulting orders, reused between steps.
 #[derive(Default)]
 pub(crate) struct ConstraintGraph {
-    /// `bits[c][word]`: bodies taken by colour `c`.
-    bits: Vec<Vec<u64>>,
+    /// Per movable body (by solver index): bit `c` is set once colour `c`
+    /// holds a constraint of the body. One word per body, so the first free
+    /// colour of a constraint is a bit scan of its two bodies' words, not a
+    /// walk through a bitset per colour.
+    taken: Vec<u32>,
     pub joints: ColorOrder,
     pub contacts: ColorOrder,
+}
+
+// Every colour has a bit in a body's mask.
+const _: () = assert!(COLOR_COUNT <= u32::BITS as usize);
+
+/// The colours `low..high` as bits.
+const fn color_range(low: usize, high: usize) -> u32 {
+    ((1u64 << high) - (1u64 << low)) as u32
 }
 
 impl ConstraintGraph {
     /// Colours joints, then contacts, each given by the solver indices of its
     /// two bodies, over `body_count` movable bodies.
     pub fn build(&mut self, joints: &[(u32, u32)], contacts: &[(u32, u32)], body_count: usize) {
-        let words = body_count.div_ceil(64);
-        self.bits.resize_with(COLOR_COUNT, Vec::new);
-        for b in &mut self.bits {
-            b.clear();
-            b.resize(words, 0);
-        }
+        self.taken.clear();
+        self.taken.resize(body_count, 0);
         self.joints.colors.clear();
         for &(a, b) in joints {
             let color = self.first_free_color(a, b);
@@ -121,23 +128,94 @@ impl ConstraintGraph {
     /// colour when none is. Constraints with an immovable body search the
     /// colours from the top down (see [`MOVABLE_COLOR_COUNT`]).
     fn first_free_color(&mut self, a: u32, b: u32) -> usize {
+        let mask = |i: u32| if i == NO_INDEX { 0 } else { self.taken[i as usize] };
+        let free = !(mask(a) | mask(b));
         let immovable = a == NO_INDEX || b == NO_INDEX;
-        let (low, high) = if immovable { (1, OVERFLOW) } else { (0, MOVABLE_COLOR_COUNT) };
-        let mut pick = |color: usize| {
-            let bits = &mut self.bits[color];
-            let taken = |i: u32| i != NO_INDEX && bits[(i / 64) as usize] & (1 << (i % 64)) != 0;
-            if taken(a) || taken(b) {
-                return false;
+        let color = if immovable {
+            let free = free & color_range(1, OVERFLOW);
+            if free == 0 {
+                return OVERFLOW;
             }
-            for i in [a, b] {
-                if i != NO_INDEX {
-                    bits[(i / 64) as usize] |= 1 << (i % 64);
+            (u32::BITS - 1 - free.leading_zeros()) as usize
+        } else {
+            let free = free & color_range(0, MOVABLE_COLOR_COUNT);
+            if free == 0 {
+                return OVERFLOW;
+            }
+            free.trailing_zeros() as usize
+        };
+        for i in [a, b] {
+            if i != NO_INDEX {
+                self.taken[i as usize] |= 1 << color;
+            }
+        }
+        color
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The colouring rule spelt out: for each constraint in turn, the colours
+    /// of its range in search order, the first that no earlier constraint of
+    /// that colour shares a movable body with; the overflow colour if none.
+    fn greedy_by_search(constraints: &[(u32, u32)]) -> Vec<usize> {
+        let mut colors: Vec<usize> = Vec::new();
+        for (k, &(a, b)) in constraints.iter().enumerate() {
+            let immovable = a == NO_INDEX || b == NO_INDEX;
+            let search: Vec<usize> =
+                if immovable { (1..OVERFLOW).rev().collect() } else { (0..MOVABLE_COLOR_COUNT).collect() };
+            let shares = |i: u32, (c, d): (u32, u32)| i != NO_INDEX && (i == c || i == d);
+            let free = |color: usize| {
+                (0..k)
+                    .all(|j| colors[j] != color || !(shares(a, constraints[j]) || shares(b, constraints[j])))
+            };
+            colors.push(search.into_iter().find(|&c| free(c)).unwrap_or(OVERFLOW));
+        }
+        colors
+    }
+
+    /// Random constraints among few bodies (so that colours run out and the
+    /// overflow colour fills), some against immovable bodies: every colour
+    /// the graph gives is the one the rule spelt out gives, and no two
+    /// constraints of a colour other than the overflow share a movable body.
+    #[test]
+    fn colours_follow_the_greedy_rule() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        for bodies in [2u32, 5, 12, 40] {
+            let body = |r: u32| if r == bodies { NO_INDEX } else { r };
+            let mut joints = Vec::new();
+            let mut contacts = Vec::new();
+            for _ in 0..60 {
+                joints.push((body(next(bodies + 1)), next(bodies)));
+            }
+            for _ in 0..400 {
+                contacts.push((next(bodies), body(next(bodies + 1))));
+            }
+            let mut graph = ConstraintGraph::default();
+            graph.build(&joints, &contacts, bodies as usize);
+            let all: Vec<(u32, u32)> = joints.iter().chain(&contacts).copied().collect();
+            let expected = greedy_by_search(&all);
+            let given: Vec<usize> =
+                graph.joints.colors.iter().chain(&graph.contacts.colors).map(|&c| c as usize).collect();
+            assert_eq!(given, expected, "{bodies} bodies");
+            for (i, &(a, b)) in all.iter().enumerate() {
+                for (j, &(c, d)) in all.iter().enumerate().take(i) {
+                    if given[i] == given[j] && given[i] != OVERFLOW {
+                        for x in [a, b] {
+                            assert!(x == NO_INDEX || (x != c && x != d), "colour {} shared", given[i]);
+                        }
+                    }
                 }
             }
-            true
-        };
-        let found =
-            if immovable { (low..high).rev().find(|&c| pick(c)) } else { (low..high).find(|&c| pick(c)) };
-        found.unwrap_or(OVERFLOW)
+            assert!(given.contains(&OVERFLOW) || bodies > 5, "few bodies fill the colours");
+        }
     }
 }
