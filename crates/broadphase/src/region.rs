@@ -235,15 +235,18 @@ impl Region {
     /// `moving` holds and every other proxy `other` of this region whose box overlaps
     /// or touches its box and whose pair with it this region owns: for each moving
     /// proxy, what [`Region::for_each_overlap`] reports for its box, in one pass.
+    /// Only the overlaps whose lower entry in the sorted array is one of
+    /// `starts` are reported (all of them for `0..len`).
     #[inline]
     pub(crate) fn for_each_moving_overlap(
         &self,
         grid: &RegionGrid,
+        starts: std::ops::Range<usize>,
         moving: impl Fn(u32) -> bool,
         mut f: impl FnMut(u32, u32),
     ) {
         let axis = self.sap.axis();
-        self.sap.for_each_overlap_of_marked(moving, |e, o| {
+        self.sap.for_each_overlap_of_marked(starts, moving, |e, o| {
             // The owner point lies in the moving box, so for a box inside this one
             // region the test always passes; it is cheap enough not to skip.
             let ((ex, ey), (ox, oy)) = (e.mins(axis), o.mins(axis));

@@ -289,9 +289,15 @@ impl SortedAxis {
     /// whichever of its two entries is marked. Scanning back from every marked
     /// entry as well (as a lone query must) would meet each pair of marked
     /// entries twice and walk the `max_extent` window besides.
+    ///
+    /// Only the overlaps whose lower entry is one of `starts` are reported
+    /// (each scan still reads ahead past their end): sweeps of consecutive
+    /// ranges report, one after the other, exactly what one sweep of their
+    /// union does, in the same order, so they may run on several threads.
     #[inline]
     pub(crate) fn for_each_overlap_of_marked(
         &self,
+        starts: std::ops::Range<usize>,
         marked: impl Fn(u32) -> bool,
         mut f: impl FnMut(&Entry, &Entry),
     ) {
@@ -299,7 +305,7 @@ impl SortedAxis {
         // (most of a scan's entries miss there, unpredictably), then reported.
         const BATCH: usize = 32;
         let mut met = [0u32; BATCH];
-        for (i, e) in self.entries.iter().enumerate() {
+        for (i, e) in self.entries.iter().enumerate().take(starts.end).skip(starts.start) {
             let e_marked = marked(e.id);
             let ahead = &self.entries[i + 1..];
             let mut start = 0;
@@ -478,7 +484,16 @@ mod tests {
         }
         let marked = |id: u32| id % 3 != 1;
         let mut swept: Vec<(u32, u32)> = Vec::new();
-        sap.for_each_overlap_of_marked(marked, |e, o| swept.push((e.id, o.id)));
+        sap.for_each_overlap_of_marked(0..sap.len(), marked, |e, o| swept.push((e.id, o.id)));
+        // Swept in runs of entries, one after the other: the same list.
+        for run in [1, 7, 64, 299] {
+            let mut in_runs = Vec::new();
+            for start in (0..sap.len()).step_by(run) {
+                let starts = start..sap.len().min(start + run);
+                sap.for_each_overlap_of_marked(starts, marked, |e, o| in_runs.push((e.id, o.id)));
+            }
+            assert_eq!(in_runs, swept, "runs of {run}");
+        }
         swept.sort_unstable();
         let mut queried: Vec<(u32, u32)> = Vec::new();
         for (i, b) in boxes.iter().enumerate() {

@@ -9,6 +9,7 @@ use crate::proxy::{PairFilter, Placement, Proxy, ProxyHint};
 use crate::region::{CellRange, RegionGrid, SweepPolicy};
 use lamina_geometry::tolerance::AABB_MARGIN;
 use lamina_geometry::{Aabb, Real};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -36,6 +37,78 @@ impl Default for BroadPhaseSettings {
     fn default() -> Self {
         Self { margin: AABB_MARGIN, region_size: DEFAULT_REGION_SIZE }
     }
+}
+
+/// Entries of a swept region per search (see [`plan_searches`]):
+/// a few tens of microseconds of work, long enough to be worth a task.
+const SWEEP_RUN: usize = 256;
+
+/// Movers per search of their own regions.
+const MOVER_RUN: usize = 128;
+
+/// `update_pairs` runs its searches side by side on the rayon pool when there
+/// are at least this many; fewer are not worth the tasks.
+const PARALLEL_SEARCHES: usize = 4;
+
+/// Decides which of the `active` regions are swept whole (by `policy`), and
+/// lists the searches for the overlaps of `movers` movers in the order they
+/// are reported: each swept region's sorted array in runs of [`SWEEP_RUN`]
+/// entries, regions in the order a mover first touched them, then the movers'
+/// own searches of the other regions, [`MOVER_RUN`] movers at a time.
+fn plan_searches(
+    grid: &mut RegionGrid,
+    active: &[u32],
+    policy: SweepPolicy,
+    movers: usize,
+    searches: &mut Vec<Search>,
+) {
+    searches.clear();
+    for &r in active {
+        if grid.choose_sweep(r, policy) {
+            let len = grid.region(r).sap().len();
+            for start in (0..len).step_by(SWEEP_RUN) {
+                searches.push(Search::Sweep { region: r, starts: start..len.min(start + SWEEP_RUN) });
+            }
+        }
+    }
+    for start in (0..movers).step_by(MOVER_RUN) {
+        searches.push(Search::Movers(start..movers.min(start + MOVER_RUN)));
+    }
+}
+
+/// The proxies as the searches of `update_pairs` read them from several
+/// threads: boxes, placements and filters, never a key. (The keys are the
+/// caller's type, which need not be shared between threads.)
+struct ProxyView<'a, K>(&'a [Proxy<K>]);
+
+// SAFETY: a `ProxyView` hands out shared references to proxies' boxes,
+// placements and filters only, plain data without interior mutability, and
+// nothing mutates the proxies while it lives; the key is never read through it.
+unsafe impl<K> Sync for ProxyView<'_, K> {}
+
+impl<K> ProxyView<'_, K> {
+    #[inline]
+    fn fat(&self, id: u32) -> &Aabb {
+        &self.0[id as usize].fat
+    }
+
+    #[inline]
+    fn placement(&self, id: u32) -> Placement {
+        self.0[id as usize].placement
+    }
+
+    #[inline]
+    fn filter(&self, id: u32) -> &PairFilter {
+        &self.0[id as usize].filter
+    }
+}
+
+/// One search for movers' overlaps: a run of a swept region's entries, or a
+/// run of movers searching the regions that are not swept.
+#[derive(Clone, Debug)]
+enum Search {
+    Sweep { region: u32, starts: std::ops::Range<usize> },
+    Movers(std::ops::Range<usize>),
 }
 
 /// Incremental sweep-and-prune over fat AABBs, with a persistent pair set.
@@ -93,6 +166,12 @@ pub struct SweepAndPrune<K> {
     /// `(index in movers, other proxy)` for every overlap found.
     #[cfg_attr(feature = "serde", serde(skip))]
     hits: Vec<(u32, u32)>,
+    /// The searches of one `update_pairs`, in the order their overlaps are listed.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    searches: Vec<Search>,
+    /// Per search, its overlaps, when the searches run side by side.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    search_hits: Vec<Vec<(u32, u32)>>,
     /// The overlaps grouped by mover: mover `i`'s are `found[ends[i - 1]..ends[i]]`.
     #[cfg_attr(feature = "serde", serde(skip))]
     found: Vec<u32>,
@@ -175,6 +254,8 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             mover_index: Vec::new(),
             active: Vec::new(),
             hits: Vec::new(),
+            searches: Vec::new(),
+            search_hits: Vec::new(),
             found: Vec::new(),
             ends: Vec::new(),
             category_counts: [0; 32],
@@ -473,10 +554,10 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         self.active.clear();
-        let proxies = &self.proxies;
-        let accepts = |a: u32, b: u32| proxies[a as usize].filter.accepts(&proxies[b as usize].filter);
+        let proxies = ProxyView(&self.proxies);
+        let accepts = |a: u32, b: u32| proxies.filter(a).accepts(proxies.filter(b));
         let categories = self.categories;
-        let lonely = |id: u32| proxies[id as usize].filter.mask & categories == 0;
+        let lonely = |id: u32| proxies.filter(id).mask & categories == 0;
         for (i, &id) in self.movers.iter().enumerate() {
             let proxy = &self.proxies[id as usize];
             if lonely(id) {
@@ -500,37 +581,59 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 _ => self.for_each_overlap(&fat, Some(id), &mut hit),
             }
         }
-        let (queued, mover_index) = (&self.queued, &self.mover_index);
-        for &r in &self.active {
-            if self.grid.choose_sweep(r, self.sweep_policy) {
-                self.grid.region(r).for_each_moving_overlap(
-                    &self.grid,
-                    |id| Self::is_queued(queued, id),
-                    |m, q| {
-                        if accepts(m, q) {
-                            hits.push((mover_index[m as usize], q));
-                        }
-                    },
-                );
-            }
-        }
-        for (i, &id) in self.movers.iter().enumerate() {
-            let proxy = &self.proxies[id as usize];
-            if lonely(id) {
-                continue;
-            }
-            if let Placement::Grid { range, regions, hints, count } = proxy.placement {
-                for (&r, &hint) in regions[..count as usize].iter().zip(&hints) {
-                    let region = self.grid.region(r);
-                    if !region.swept() {
-                        let single = range.is_single();
-                        region.for_each_overlap_of_member(&self.grid, id, &proxy.fat, single, hint, |q| {
-                            if accepts(id, q) {
-                                hits.push((i as u32, q));
+        plan_searches(&mut self.grid, &self.active, self.sweep_policy, self.movers.len(), &mut self.searches);
+        let (queued, mover_index, grid) = (&self.queued, &self.mover_index, &self.grid);
+        let movers = &self.movers;
+        let search = |s: &Search, hits: &mut Vec<(u32, u32)>| match s {
+            Search::Sweep { region, starts } => grid.region(*region).for_each_moving_overlap(
+                grid,
+                starts.clone(),
+                |id| Self::is_queued(queued, id),
+                |m, q| {
+                    if accepts(m, q) {
+                        hits.push((mover_index[m as usize], q));
+                    }
+                },
+            ),
+            Search::Movers(range) => {
+                for (i, &id) in movers.iter().enumerate().take(range.end).skip(range.start) {
+                    if lonely(id) {
+                        continue;
+                    }
+                    let fat = proxies.fat(id);
+                    if let Placement::Grid { range, regions, hints, count } = proxies.placement(id) {
+                        for (&r, &hint) in regions[..count as usize].iter().zip(&hints) {
+                            let region = grid.region(r);
+                            if !region.swept() {
+                                let single = range.is_single();
+                                region.for_each_overlap_of_member(grid, id, fat, single, hint, |q| {
+                                    if accepts(id, q) {
+                                        hits.push((i as u32, q));
+                                    }
+                                });
                             }
-                        });
+                        }
                     }
                 }
+            }
+        };
+        let searches = &self.searches;
+        if searches.len() < PARALLEL_SEARCHES || rayon::current_num_threads() == 1 {
+            for s in searches {
+                search(s, &mut hits);
+            }
+        } else {
+            // Each search lists its overlaps apart; joined in the searches.
+            // order they are the list one thread would have made.
+            if self.search_hits.len() < searches.len() {
+                self.search_hits.resize_with(searches.len(), Vec::new);
+            }
+            searches.par_iter().zip(self.search_hits.par_iter_mut()).for_each(|(s, out)| {
+                out.clear();
+                search(s, out);
+            });
+            for out in &self.search_hits[..searches.len()] {
+                hits.extend_from_slice(out);
             }
         }
         for &r in &self.active {
