@@ -187,10 +187,16 @@ impl<K: Copy + Ord> PairSet<K> {
     /// list, and a bit mask records which partners were found again.
     fn reconcile_direct(&mut self, id: u32, found: &[u32], proxies: &[Proxy<K>]) {
         let key = proxies[id as usize].key;
+        // The known partners, copied out once: the search below runs for
+        // every overlap found, and the list's slot need not be looked up each time.
+        let mut copy = [0u32; DIRECT_COMPARE];
+        let partners = self.partners(id);
+        copy[..partners.len()].copy_from_slice(partners);
+        let partners = &copy[..partners.len()];
         let mut seen = 0u32;
         self.new_partners.clear();
         for &q in found {
-            match self.partners(id).iter().position(|&p| p == q) {
+            match partners.iter().position(|&p| p == q) {
                 Some(i) => seen |= 1 << i,
                 None if self.new_partners.contains(&q) => {}
                 None => {
@@ -199,7 +205,7 @@ impl<K: Copy + Ord> PairSet<K> {
                 }
             }
         }
-        let known = self.partners(id).len();
+        let known = partners.len();
         if seen.count_ones() as usize != known {
             // From the back, so that the partner a removal moves into place `i`
             // (the last one) has already been kept.
