@@ -330,8 +330,11 @@ fn update_manifold(
         c.touching = false;
         return;
     }
-    let (pose_a, pose_b) = (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
+    // The shapes' poses are composed only when needed: a carried manifold
+    // (most of a resting pile's) works from the bodies' poses alone.
+    let shape_poses = || (ba.pose * ca.local_pose, bb.pose * cb.local_pose);
     if c.sensor {
+        let (pose_a, pose_b) = shape_poses();
         c.touching = intersects(&ca.shape, &pose_a, &cb.shape, &pose_b);
         return;
     }
@@ -340,6 +343,7 @@ fn update_manifold(
         c.touching = true;
         return;
     }
+    let (pose_a, pose_b) = shape_poses();
     // Points within the speculative distance let the solver stop an
     // approach before the shapes overlap; faster approaches are caught by
     // continuous collision (`continuous.rs`).
