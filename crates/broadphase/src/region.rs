@@ -351,11 +351,14 @@ impl RegionGrid {
         let c = v * self.inv_size;
         if c >= CELL_LIMIT as Real {
             CELL_LIMIT
-        } else if c <= -(CELL_LIMIT as Real) {
-            -CELL_LIMIT
-        } else {
-            let t = c as i32;
+        } else if c > -(CELL_LIMIT as Real) {
+            // SAFETY: `c` is not NaN and lies strictly within ±2²⁹, so its
+            // truncation is an `i32`. (`as` would check again, and saturate.)
+            let t = unsafe { c.to_int_unchecked::<i32>() };
             if t as Real > c { t - 1 } else { t }
+        } else {
+            // Below the clamp (NaN too, which validated boxes never hold).
+            -CELL_LIMIT
         }
     }
 
