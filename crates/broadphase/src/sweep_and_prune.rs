@@ -549,7 +549,9 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// Fills `hits` with `(mover index, other)` for every overlap of every mover:
     /// per mover, exactly what [`SweepAndPrune::for_each_overlap`] reports for its
     /// fat box. Regions where many proxies moved are swept once for all of them;
-    /// in the others each mover searches for itself.
+    /// in the others each mover searches for itself. The searches (see
+    /// [`plan_searches`]) only read the structure, and run side by side on the
+    /// rayon pool when there are enough of them.
     fn find_overlaps(&mut self) {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
@@ -623,7 +625,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 search(s, &mut hits);
             }
         } else {
-            // Each search lists its overlaps apart; joined in the searches.
+            // Each search lists its overlaps apart; joined in the searches'
             // order they are the list one thread would have made.
             if self.search_hits.len() < searches.len() {
                 self.search_hits.resize_with(searches.len(), Vec::new);
