@@ -370,10 +370,8 @@ mod tests {
         }
     }
 
-    /// Columns changed anywhere are refused or read as some consistent
-    /// structure, never a panic.
-    /// Changed columns are refused, or read back into a structure that can
-    /// be used: its pairs brought up to date without a panic.
+    /// Columns changed anywhere are refused, or read back into a structure
+    /// that can be used: its pairs brought up to date without a panic.
     #[test]
     fn changed_columns_never_panic() {
         let mut rng = Rng(7);

@@ -29,6 +29,27 @@ const HINT_REACH: usize = 3;
 /// Overlaps collected per round of a scan, before they are reported.
 const BATCH: usize = 32;
 
+/// The forward scan from entry `e`: calls `f` with every entry of `ahead`
+/// (the entries after `e`, which start no earlier) that starts no later than
+/// `e` ends and overlaps it on the other axis, in order. The entries met are
+/// collected a round of [`BATCH`] at a time in `met` (the caller's, so that
+/// a sweep of many scans sets it up once), without a branch per entry (most
+/// of a scan's entries miss on the other axis, unpredictably), then reported.
+#[inline(always)]
+fn scan_ahead<'a>(ahead: &'a [Entry], e: &Entry, met: &mut [u32; BATCH], mut f: impl FnMut(&'a Entry)) {
+    let mut start = 0;
+    loop {
+        let (count, end) = collect_met(ahead, e, start, met);
+        for &j in &met[..count] {
+            f(&ahead[j as usize]);
+        }
+        if count < BATCH {
+            return;
+        }
+        start = end;
+    }
+}
+
 /// One round of the forward scan from entry `e`: from `ahead[start..]`, the
 /// places of the entries that start no later than `e` ends and overlap it
 /// on the other axis, in order, until [`BATCH`] are met, an entry starts
@@ -382,29 +403,17 @@ impl SortedAxis {
         marked: impl Fn(u32) -> bool,
         mut f: impl FnMut(&Entry, &Entry),
     ) {
-        // The entries met on the other axis are collected without a branch
-        // (most of a scan's entries miss there, unpredictably), then reported.
         let mut met = [0u32; BATCH];
         for (i, e) in self.entries.iter().enumerate().take(starts.end).skip(starts.start) {
             let e_marked = marked(e.id);
-            let ahead = &self.entries[i + 1..];
-            let mut start = 0;
-            loop {
-                let (count, end) = collect_met(ahead, e, start, &mut met);
-                for &j in &met[..count] {
-                    let o = &ahead[j as usize];
-                    if e_marked {
-                        f(e, o);
-                    }
-                    if marked(o.id) {
-                        f(o, e);
-                    }
+            scan_ahead(&self.entries[i + 1..], e, &mut met, |o| {
+                if e_marked {
+                    f(e, o);
                 }
-                if count < BATCH {
-                    break;
+                if marked(o.id) {
+                    f(o, e);
                 }
-                start = end;
-            }
+            });
         }
     }
 
@@ -454,20 +463,8 @@ impl SortedAxis {
             }
         }
         // Ahead, every entry starts at or after `e` (so ends there too): the
-        // scan of the sweep serves, in rounds.
-        let ahead = &self.entries[i + 1..];
-        let mut met = [0u32; BATCH];
-        let mut start = 0;
-        loop {
-            let (count, end) = collect_met(ahead, e, start, &mut met);
-            for &j in &met[..count] {
-                f(e, &ahead[j as usize]);
-            }
-            if count < BATCH {
-                break;
-            }
-            start = end;
-        }
+        // sweep's forward scan serves.
+        scan_ahead(&self.entries[i + 1..], e, &mut [0; BATCH], |o| f(e, o));
     }
 
     /// Gives every entry the box `fat` returns for its id, in this array's
@@ -515,19 +512,14 @@ mod tests {
         Aabb::new(Point::new(x0, y0), Point::new(x1, y1))
     }
 
-    /// Every round of the forward scan (lanes of four, then one by one) meets
-    /// what the plain scan spelt out meets, in the same order: boxes on a
-    /// coarse lattice, so that bounds often coincide and touching counts,
-    /// and in crowds that fill many rounds.
+    /// The forward scan (rounds of lanes of four, then one by one) meets what
+    /// the plain scan spelt out meets, in the same order: boxes on a coarse
+    /// lattice, so that bounds often coincide and touching counts, and in
+    /// crowds that fill many rounds.
     #[test]
     fn the_forward_scan_meets_what_the_plain_scan_meets() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as Real * 0.25
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: u64| (rng.next() % n) as Real * 0.25;
         for n in [3usize, 9, 50, 400] {
             let mut sap = SortedAxis::new(Axis::X);
             for id in 0..n as u32 {
@@ -537,22 +529,14 @@ mod tests {
             let entries = sap.entries();
             for (i, e) in entries.iter().enumerate() {
                 let ahead = &entries[i + 1..];
-                let plain: Vec<usize> = ahead
+                let plain: Vec<u32> = ahead
                     .iter()
                     .take_while(|o| o.lo <= e.hi)
-                    .enumerate()
-                    .filter(|(_, o)| o.other_lo <= e.other_hi && e.other_lo <= o.other_hi)
-                    .map(|(j, _)| j)
+                    .filter(|o| o.other_lo <= e.other_hi && e.other_lo <= o.other_hi)
+                    .map(|o| o.id)
                     .collect();
-                let (mut scanned, mut met, mut start) = (Vec::new(), [0u32; BATCH], 0);
-                loop {
-                    let (count, end) = collect_met(ahead, e, start, &mut met);
-                    scanned.extend(met[..count].iter().map(|&j| j as usize));
-                    if count < BATCH {
-                        break;
-                    }
-                    start = end;
-                }
+                let mut scanned = Vec::new();
+                scan_ahead(ahead, e, &mut [0; BATCH], |o| scanned.push(o.id));
                 assert_eq!(scanned, plain, "entry {i} of {n}");
             }
         }

@@ -748,6 +748,11 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 None => {}
             }
         }
+        self.replace_whole(id, fat);
+    }
+
+    /// Detaches proxy `id`, gives it the fat box `fat` and attaches it again.
+    fn replace_whole(&mut self, id: u32, fat: Aabb) {
         self.detach(id);
         self.proxies[id as usize].fat = fat;
         self.attach(id);
@@ -760,7 +765,10 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     fn cross_borders(&mut self, id: u32, fat: Aabb, to: CellRange) {
         let proxy = &self.proxies[id as usize];
         let old = proxy.fat;
-        let Placement::Grid { range, regions, mut hints, count } = proxy.placement else { return };
+        let Placement::Grid { range, regions, mut hints, count } = proxy.placement else {
+            // Not in the grid after all (`relocate` checks): placed afresh.
+            return self.replace_whole(id, fat);
+        };
         for ((cell, &r), hint) in range.cells().zip(&regions[..count as usize]).zip(&mut hints) {
             if to.contains(cell) {
                 *hint = self.grid.replace(r, id, &old, &fat, *hint);

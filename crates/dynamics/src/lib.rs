@@ -49,6 +49,8 @@ mod settings;
 mod snapshot;
 mod solver;
 mod step;
+#[cfg(test)]
+mod test_rng;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyKind, BodyMut};

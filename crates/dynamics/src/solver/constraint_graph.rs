@@ -182,13 +182,8 @@ mod tests {
     /// constraints of a colour other than the overflow share a movable body.
     #[test]
     fn colours_follow_the_greedy_rule() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % u64::from(n)) as u32
-        };
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u32| (rng.next() % u64::from(n)) as u32;
         for bodies in [2u32, 5, 12, 40] {
             let body = |r: u32| if r == bodies { NO_INDEX } else { r };
             let mut joints = Vec::new();
