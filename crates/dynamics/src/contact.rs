@@ -67,6 +67,19 @@ pub struct Contact {
     /// frame and B's rotation relative to A's, for carrying the manifold along.
     #[cfg_attr(feature = "serde", serde(skip, default = "ManifoldFrame::none"))]
     pub(crate) computed_in: ManifoldFrame,
+    /// Where this contact stands in the contact lists of body A and body B,
+    /// so that destroying it takes it out of each in constant time (a fixed
+    /// ground can list thousands). [`UNLISTED`] until it is listed.
+    #[cfg_attr(feature = "serde", serde(skip, default = "unlisted"))]
+    pub(crate) listed_at: [u32; 2],
+}
+
+/// [`Contact::listed_at`] of a contact in no body's list.
+pub(crate) const UNLISTED: u32 = u32::MAX;
+
+#[cfg(feature = "serde")]
+fn unlisted() -> [u32; 2] {
+    [UNLISTED; 2]
 }
 
 /// Where a manifold was computed, relative to its first body.
@@ -132,6 +145,7 @@ impl Contact {
             points: ArrayVec::new(),
             touching: false,
             computed_in: ManifoldFrame::NONE,
+            listed_at: [UNLISTED; 2],
         }
     }
 
@@ -361,8 +375,13 @@ impl World {
         let key = self.contacts.insert(contact);
         self.free_slots.contacts.inserted(key);
         self.contact_of_pair.insert((a, b), key);
-        self.bodies[body_a].contacts.push(key);
-        self.bodies[body_b].contacts.push(key);
+        let mut listed_at = [UNLISTED; 2];
+        for (at, body) in listed_at.iter_mut().zip([body_a, body_b]) {
+            let list = &mut self.bodies[body].contacts;
+            *at = list.len() as u32;
+            list.push(key);
+        }
+        self.contacts[key].listed_at = listed_at;
     }
 
     /// Destroys a contact, reporting its end if it touched, and wakes both bodies.
@@ -370,12 +389,8 @@ impl World {
         let Some(c) = self.contacts.remove(key) else { return };
         self.free_slots.contacts.removed(key);
         self.contact_of_pair.remove(&(c.collider_a, c.collider_b));
-        for body in [c.body_a, c.body_b] {
-            if let Some(b) = self.bodies.get_mut(body) {
-                if let Some(at) = b.contacts.iter().position(|&k| k == key) {
-                    b.contacts.swap_remove(at);
-                }
-            }
+        for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
+            self.unlist_contact(body, key, at as usize);
         }
         if c.touching {
             self.report_touching(c.collider_a, c.collider_b, c.sensor, false);
@@ -385,6 +400,22 @@ impl World {
                 self.islands.unlink(&self.bodies, c.body_a);
             }
         }
+    }
+
+    /// Takes contact `key`, at position `at`, out of `body`'s contact list by
+    /// moving the last one into its place, and tells the moved contact where
+    /// it now stands.
+    fn unlist_contact(&mut self, body: BodyKey, key: ContactKey, at: usize) {
+        let Some(list) = self.bodies.get_mut(body).map(|b| &mut b.contacts) else { return };
+        debug_assert_eq!(list.get(at), Some(&key), "contact {key:?} not where it was listed");
+        if list.get(at) != Some(&key) {
+            return;
+        }
+        list.swap_remove(at);
+        let Some(&moved) = list.get(at) else { return };
+        let m = &mut self.contacts[moved];
+        let side = usize::from(m.body_a != body);
+        m.listed_at[side] = at as u32;
     }
 
     /// Destroys the contacts of collider `key`.
@@ -506,6 +537,7 @@ mod tests {
             computed_in: ManifoldFrame::new(&m.normal, &points, pose_a, pose_b),
             touching: !points.is_empty(),
             points,
+            listed_at: [UNLISTED; 2],
         }
     }
 

@@ -76,6 +76,7 @@ pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, range: Range<usize>
             points,
             touching,
             computed_in,
+            listed_at: _, // rebuilt from the bodies' lists on restore
         } = c;
         let ManifoldFrame { normal: frame_normal, relative_rotation, separations } = computed_in;
         contact_reals.push([
@@ -232,6 +233,7 @@ impl ContactsIn {
                 relative_rotation: Rotation::new_unchecked(nalgebra::Complex { re: r[6], im: r[7] }),
                 separations: [r[8], r[9]],
             },
+            listed_at: [crate::contact::UNLISTED; 2],
         }
     }
 }

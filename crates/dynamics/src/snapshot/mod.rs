@@ -370,8 +370,36 @@ impl World {
         world.hit_events = rest.hit_events;
         world.contact_of_pair = contacts.by_pair;
         world.check_restored().map_err(Inconsistent)?;
+        world.list_contacts_in_bodies().map_err(Inconsistent)?;
         colliders::restore_bounds(&mut world, &collider_columns).map_err(Inconsistent)?;
         Ok(world)
+    }
+
+    /// Notes where each contact stands in its bodies' lists, checking that
+    /// each is listed exactly once by each of its two bodies and by no other.
+    fn list_contacts_in_bodies(&mut self) -> Result<(), String> {
+        for (key, b) in &self.bodies {
+            for (at, &ck) in b.contacts.iter().enumerate() {
+                let c = &mut self.contacts[ck]; // present: `check_restored` saw to it
+                let side = match (c.body_a == key, c.body_b == key) {
+                    (true, false) => 0,
+                    (false, true) => 1,
+                    _ => {
+                        return Err(format!(
+                            "body {key:?} lists contact {ck:?}, which is not between it and another"
+                        ));
+                    }
+                };
+                if c.listed_at[side] != crate::contact::UNLISTED {
+                    return Err(format!("body {key:?} lists contact {ck:?} twice"));
+                }
+                c.listed_at[side] = at as u32;
+            }
+        }
+        match self.contacts.iter().find(|(_, c)| c.listed_at.contains(&crate::contact::UNLISTED)) {
+            Some((key, _)) => Err(format!("contact {key:?} is missing from a body's list")),
+            None => Ok(()),
+        }
     }
 
     /// That every key of the restored state points at something, and every
