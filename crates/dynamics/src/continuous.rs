@@ -23,7 +23,7 @@
 //! shapes that start behind them, or that slide along them without sinking.
 
 use lamina_geometry::tolerance::LINEAR_SLOP;
-use lamina_geometry::{Aabb, Isometry, Real, Shape, Vec2};
+use lamina_geometry::{Aabb, Isometry, Real, Shape, SupportMap, Vec2};
 use lamina_narrowphase::{Sweep, ToiStatus, time_of_impact_of_sweeps};
 
 use crate::{Body, BodyKey, BodyKind, Collider, World};
@@ -106,6 +106,8 @@ impl World {
             // Within the linear slop of the path counts as met.
             let path = path.loosened(LINEAR_SLOP);
             let part = sweep.attached(&c.local_pose);
+            // The part's poses at both ends, for the test of each chain segment met.
+            let ends = [part.pose_at(0.0), part.pose_at(1.0)];
             // Fixed and kinematic colliders have an index of their own, so that
             // the first pass never scans the crowd of dynamic ones around it.
             let index = match targets {
@@ -115,7 +117,7 @@ impl World {
             let _ = index.query_with(&path, |other_key| {
                 let other = &self.colliders[other_key];
                 let Some(other_sweep) = self.target_sweep(key, c, other, &path, targets, dt) else { return };
-                if crosses_no_chain(other, &other_sweep, c, &part, body.min_extent) {
+                if crosses_no_chain(other, &other_sweep, c, &ends, body.min_extent) {
                     return;
                 }
                 if let Some(t) = first_touch(other, &other_sweep, c, &part, stop.fraction) {
@@ -167,17 +169,24 @@ impl World {
     }
 }
 
-/// True when `other` is a chain segment that the sweep of `c` (along `part`)
-/// need not stop at: the shape's centroid starts behind the one-sided
-/// segment, or moves mostly along it and ends well in front (sliding fast over
-/// terrain). As in Box2D, this keeps fast bodies from pausing on chains.
-fn crosses_no_chain(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, min_extent: Real) -> bool {
+/// True when `other` (moving along `target`) is a chain segment that the
+/// sweep of `c` (whose poses at its start and end are `ends`) need not stop at: the shape's
+/// centroid starts behind the one-sided segment, or moves mostly along it and
+/// ends well in front (sliding fast over terrain). As in Box2D, this keeps fast
+/// bodies from pausing on chains.
+fn crosses_no_chain(
+    other: &Collider,
+    target: &Sweep,
+    c: &Collider,
+    ends: &[Isometry; 2],
+    min_extent: Real,
+) -> bool {
     let Shape::ChainSegment(chain) = &other.shape else { return false };
     let pose = target.pose_at(0.0);
     let (p1, p2) = (pose * chain.segment.a, pose * chain.segment.b);
     let Some(edge) = lamina_geometry::math::try_normalize(&(p2 - p1)) else { return false };
     let centroid = c.shape.centroid();
-    let (c1, c2) = (part.pose_at(0.0) * centroid, part.pose_at(1.0) * centroid);
+    let (c1, c2) = (ends[0] * centroid, ends[1] * centroid);
     // Signed distance on the solid side of the segment's line.
     let side = |q: lamina_geometry::Point| lamina_geometry::math::cross(&(q - p1), &edge);
     let (s1, s2) = (side(c1), side(c2));
@@ -190,10 +199,19 @@ fn crosses_no_chain(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep
     }
     // The middle slides along; the shape must not sink either (a spinning
     // capsule swings its far end into the wall while its middle stays put).
-    let depth = |t: Real| {
-        lamina_narrowphase::signed_distance(&other.shape, &target.pose_at(t), &c.shape, &part.pose_at(t))
+    let allowance = sink_allowance(&c.shape);
+    // The shape's deepest point below the segment's line bounds how deep it
+    // can sink into the segment: no deeper than half the allowance, and it
+    // cannot sink past it, whatever its depth at the start. Most bodies
+    // sliding along a wall pass this way, without the two distances below.
+    let inward = Vec2::new(-edge.y, edge.x);
+    if side(c.shape.support_point_world(&ends[1], &inward)) >= -0.5 * allowance {
+        return true;
+    }
+    let depth = |end: usize| {
+        lamina_narrowphase::signed_distance(&other.shape, &target.pose_at(end as Real), &c.shape, &ends[end])
     };
-    depth(1.0) >= depth(0.0).min(0.0) - sink_allowance(&c.shape)
+    depth(1) >= depth(0).min(0.0) - allowance
 }
 
 /// The first time before `limit` at which collider `c` moving along `part`
