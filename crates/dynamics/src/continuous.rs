@@ -96,18 +96,17 @@ impl World {
     ) -> Stop {
         let body = &self.bodies[key];
         let mut stop = Stop::NONE;
-        let (start, end) = (sweep.pose_at(0.0), sweep.pose_at(1.0));
         for &ck in &body.colliders {
             let c = &self.colliders[ck];
             if c.sensor {
                 continue;
             }
-            let path = c.shape.aabb(&(start * c.local_pose)).merged(&c.shape.aabb(&(end * c.local_pose)));
+            let part = sweep.attached(&c.local_pose);
+            // The shape's poses at both ends of the sweep.
+            let ends = [part.pose_at(0.0), part.pose_at(1.0)];
+            let path = c.shape.aabb(&ends[0]).merged(&c.shape.aabb(&ends[1]));
             // Within the linear slop of the path counts as met.
             let path = path.loosened(LINEAR_SLOP);
-            let part = sweep.attached(&c.local_pose);
-            // The part's poses at both ends, for the test of each chain segment met.
-            let ends = [part.pose_at(0.0), part.pose_at(1.0)];
             // Fixed and kinematic colliders have an index of their own, so that
             // the first pass never scans the crowd of dynamic ones around it.
             let index = match targets {
