@@ -72,10 +72,13 @@ impl World {
         let (bodies, states) = (&world.bodies, &world.solver.states);
         let sleep_speed = world.settings.sleep_linear_velocity;
         let continuous = world.settings.enable_continuous;
+        // With no fixed or kinematic collider anywhere (a drum turned by a
+        // motor, a world in free fall) a sweep could only find nothing.
+        let immovables = !world.immovable_index.is_empty();
         let finish = |(i, &key): (usize, &BodyKey)| {
             let b = &bodies[key];
             let mut f = finish_body(b, &states[i], dt, sleep_speed);
-            if continuous && f.fast && !b.bullet {
+            if continuous && f.fast && !b.bullet && immovables {
                 let sweep = Sweep::between(&b.pose, &f.pose, b.local_center);
                 let stop = world.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
                 if stop.fraction < 1.0 {
