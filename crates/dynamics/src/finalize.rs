@@ -2,10 +2,11 @@
 //! bodies swept for continuous collision, sleep timers, and the colliders'
 //! bounds for the next step's broad phase.
 
+use lamina_geometry::tolerance::LINEAR_SLOP;
 use lamina_geometry::{Aabb, Isometry, Real, Vec2};
 use rayon::prelude::*;
 
-use crate::continuous::{SweepTargets, is_fast};
+use crate::continuous::{Stop, SweepTargets, is_fast};
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
 use crate::{BodyKey, World};
@@ -78,18 +79,27 @@ impl World {
         let finish = |(i, &key): (usize, &BodyKey)| {
             let b = &bodies[key];
             let mut f = finish_body(b, &states[i], dt, sleep_speed);
+            f.first = world.first_bounds(b, &f);
             if continuous && f.fast && !b.bullet && immovables {
-                let sweep = Sweep::between(&b.pose, &f.pose, b.local_center);
+                let sweep = || Sweep::between(&b.pose, &f.pose, b.local_center);
+                if world.passes_no_immovable(b, &f) {
+                    debug_assert_eq!(
+                        world.sweep_fraction(key, &sweep(), SweepTargets::Immovable, dt),
+                        Stop::NONE
+                    );
+                    return f;
+                }
+                let sweep = sweep();
                 let stop = world.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
                 if stop.fraction < 1.0 {
                     f.move_to(&sweep.pose_at(stop.fraction), b.local_center);
+                    f.first = world.first_bounds(b, &f);
                 }
                 if let Some(normal) = stop.pressed {
                     let approach = f.linear_velocity.dot(&normal).min(0.0);
                     f.linear_velocity -= normal * approach;
                 }
             }
-            f.first = world.first_bounds(b, &f);
             f
         };
         if awake.len() < 2 * FINALIZE_CHUNK {
@@ -175,6 +185,24 @@ impl World {
                 self.refresh_bounds(key, None);
             }
         }
+    }
+
+    /// True when body `b`, finishing as `f`, has a single collider and no
+    /// fixed or kinematic collider's proxy comes near the box that holds its
+    /// bounds at both ends of the step: its sweep could then meet nothing, and
+    /// need not be set up. The box is the collider's bounds at the start and
+    /// at the end (each grown by the speculative distance), grown further by
+    /// the linear slop the sweep's own path box has, and by a millimetre and
+    /// a millionth of the coordinates for the rounding between the sweep's
+    /// poses and the body's.
+    fn passes_no_immovable(&self, b: &crate::Body, f: &FinishedBody) -> bool {
+        let (&[ck], Some(first)) = (b.colliders.as_slice(), f.first) else { return false };
+        let path = self.colliders[ck].aabb.merged(&first.aabb);
+        let reach = path.mins.coords.abs().max().max(path.maxs.coords.abs().max());
+        let path = path.loosened(LINEAR_SLOP + 1.0e-3 + 1.0e-6 * reach);
+        let mut met = false;
+        let _ = self.immovable_index.query_with(&path, |_| met = true);
+        !met
     }
 
     /// The body's first collider's bounds at its finished pose, with whether
