@@ -41,6 +41,8 @@ const SENSOR: u8 = 8;
 /// A flag of [`ContactSummary`]: the refresh wrote the contact's
 /// [`SolverManifold`] (it touches, is solid and has an awake body).
 const MANIFOLD: u8 = 16;
+/// A flag of [`ContactSummary`]: the contact has two points.
+const TWO_POINTS: u8 = 32;
 
 /// What the narrow phase leaves of each contact for the rest of the step:
 /// its bodies, whether it touches, and what its refresh changed. Written in
@@ -59,7 +61,8 @@ impl ContactSummary {
     fn of(c: &Contact, change: u8) -> Self {
         let touching = if c.touching { TOUCHING } else { 0 };
         let sensor = if c.sensor { SENSOR } else { 0 };
-        Self { body_a: c.body_a, body_b: c.body_b, flags: change | touching | sensor }
+        let two = if c.points.len() == 2 { TWO_POINTS } else { 0 };
+        Self { body_a: c.body_a, body_b: c.body_b, flags: change | touching | sensor | two }
     }
 
     /// What the refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]), 0 if nothing.
@@ -76,6 +79,13 @@ impl ContactSummary {
     /// bodies is awake.
     pub fn solid_touching(&self) -> bool {
         self.flags & (TOUCHING | SENSOR) == TOUCHING
+    }
+
+    /// The contact had two points when it was summarised (a manifold
+    /// completed later may have another count: this only groups the solver's
+    /// lanes).
+    pub fn two_points(&self) -> bool {
+        self.flags & TWO_POINTS != 0
     }
 
     /// The refresh wrote this contact's [`SolverManifold`]. A solid touching

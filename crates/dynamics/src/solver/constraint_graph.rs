@@ -67,6 +67,26 @@ impl ColorOrder {
 }
 
 impl ColorOrder {
+    /// This order with, within each colour but the overflow one, the
+    /// constraints `first` takes before the others (each group keeping its
+    /// order), written to `out`. The constraints of a colour share no movable
+    /// body, so their order within it changes no result; grouping like with
+    /// like fills lanes that skip the same work. The overflow colour's
+    /// constraints are solved one after the other, and keep their order.
+    pub fn grouped(&self, first: impl Fn(u32) -> bool, out: &mut ColorOrder) {
+        out.order.clear();
+        out.starts = self.starts;
+        for color in 0..COLOR_COUNT {
+            let members = &self.order[self.starts[color]..self.starts[color + 1]];
+            if color == OVERFLOW {
+                out.order.extend_from_slice(members);
+                continue;
+            }
+            out.order.extend(members.iter().filter(|&&i| first(i)));
+            out.order.extend(members.iter().filter(|&&i| !first(i)));
+        }
+    }
+
     /// Splits the constraints into those `first` takes and the rest, each kept
     /// in colour order.
     pub fn split(&self, first: impl Fn(u32) -> bool, yes: &mut ColorOrder, no: &mut ColorOrder) {
@@ -211,6 +231,42 @@ mod tests {
                 }
             }
             assert!(given.contains(&OVERFLOW) || bodies > 5, "few bodies fill the colours");
+        }
+    }
+
+    /// Grouping keeps every colour's members and bounds; within each colour
+    /// but the overflow one, the members taken come first, then the others,
+    /// each group in the colour order; the overflow colour keeps its order.
+    #[test]
+    fn grouping_reorders_only_within_colours() {
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: u32| (rng.next() % u64::from(n)) as u32;
+        let contacts: Vec<(u32, u32)> = (0..500).map(|_| (next(6), next(6) + 6)).collect();
+        let mut graph = ConstraintGraph::default();
+        graph.build(&[], &contacts, 12);
+        let order = &graph.contacts;
+        assert!(order.starts[OVERFLOW + 1] > order.starts[OVERFLOW], "the overflow colour must fill");
+        let first = |i: u32| i % 3 == 0;
+        let mut grouped = ColorOrder::default();
+        order.grouped(first, &mut grouped);
+        assert_eq!(grouped.starts, order.starts);
+        for color in 0..COLOR_COUNT {
+            let members = &order.order[order.starts[color]..order.starts[color + 1]];
+            let expected: Vec<u32> = if color == OVERFLOW {
+                members.to_vec()
+            } else {
+                members
+                    .iter()
+                    .filter(|&&i| first(i))
+                    .chain(members.iter().filter(|&&i| !first(i)))
+                    .copied()
+                    .collect()
+            };
+            assert_eq!(
+                &grouped.order[grouped.starts[color]..grouped.starts[color + 1]],
+                &expected[..],
+                "colour {color}"
+            );
         }
     }
 }

@@ -66,6 +66,8 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
     pub has_block: W,
     /// A mask: lanes that hold a constraint.
     pub used: W,
+    /// Some lane has a second point: without one, the passes skip its rows.
+    pub two_points: bool,
     pub points: [PointW<W>; 2],
 }
 
@@ -84,6 +86,7 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
         block: [W::ONE, W::ZERO, W::ONE],
         has_block: W::ZERO,
         used: W::ZERO,
+        two_points: false,
         points: [PointW::EMPTY; 2],
     };
 
@@ -140,10 +143,12 @@ impl<W: Lanes> ContactBundle<W> {
     pub fn finish(&mut self) {
         let (zero, one) = (W::ZERO, W::ONE);
         let (n, two) = (self.normal, self.has_block);
+        self.two_points = two.any();
         let t = n.right_perp();
         let LaneBodies { inv_mass_a: ma, inv_i_a: ia, inv_mass_b: mb, inv_i_b: ib, .. } = self.bodies;
         let mut rn = [(zero, zero); 2];
-        for (k, present) in [self.used, two].into_iter().enumerate() {
+        // Absent second points keep the empty point's zeros.
+        for (k, present) in [self.used, two].into_iter().enumerate().take(self.point_count()) {
             let p = &mut self.points[k];
             let (ra, rb) = (p.anchor_a, p.anchor_b);
             let (rna, rnb) = (ra.cross(&n), rb.cross(&n));
@@ -165,6 +170,12 @@ impl<W: Lanes> ContactBundle<W> {
         // Other lanes keep the identity, which keeps their unused arithmetic finite.
         self.block = [select(block, k11, one), select(block, k12, zero), select(block, k22, one)];
         self.has_block = block;
+    }
+
+    /// How many points the passes work on: two if any lane has a second.
+    #[inline(always)]
+    fn point_count(&self) -> usize {
+        1 + usize::from(self.two_points)
     }
 
     /// The accumulated normal and tangent impulses of point `k` in lane `l`.
@@ -195,9 +206,19 @@ impl<W: Lanes> ContactBundle<W> {
     /// Applies last step's accumulated impulses.
     #[inline(always)]
     pub fn warm_start(&mut self, states: &States) {
+        if self.two_points {
+            self.warm_start_points::<2>(states)
+        } else {
+            self.warm_start_points::<1>(states)
+        }
+    }
+
+    /// [`ContactBundle::warm_start`] of the first `N` points.
+    #[inline(always)]
+    fn warm_start_points<const N: usize>(&mut self, states: &States) {
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let (n, t) = (self.normal, self.normal.right_perp());
-        for k in 0..2 {
+        for k in 0..N {
             let p = &self.points[k];
             let impulse = n * p.normal_impulse + t * p.tangent_impulse;
             self.apply(&mut bodies, k, &impulse);
@@ -211,6 +232,17 @@ impl<W: Lanes> ContactBundle<W> {
     /// removed (the relax pass). Speculative points always use their gap.
     #[inline(always)]
     pub fn solve(&mut self, states: &States, inv_h: Real, use_bias: bool, max_push: Real) {
+        if self.two_points {
+            self.solve_points::<2>(states, inv_h, use_bias, max_push);
+        } else {
+            self.solve_points::<1>(states, inv_h, use_bias, max_push);
+        }
+    }
+
+    /// [`ContactBundle::solve`] of the first `N` points: with one, the block
+    /// is never needed.
+    #[inline(always)]
+    fn solve_points<const N: usize>(&mut self, states: &States, inv_h: Real, use_bias: bool, max_push: Real) {
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
         let inv_h = W::splat(inv_h);
@@ -221,7 +253,7 @@ impl<W: Lanes> ContactBundle<W> {
         // whether the point is still apart (speculative).
         let dp = bodies.1.dp - bodies.0.dp;
         let mut terms = [(zero, one, zero, zero); 2];
-        for (k, term) in terms.iter_mut().enumerate() {
+        for (k, term) in terms.iter_mut().enumerate().take(N) {
             let p = &self.points[k];
             let moved = dp + bodies.1.dq.apply(&p.anchor_b) - bodies.0.dq.apply(&p.anchor_a);
             let s = n.dot(&moved) + p.base_separation;
@@ -247,7 +279,7 @@ impl<W: Lanes> ContactBundle<W> {
         // would set it spinning before the second is seen.
         let mut sequential = self.used;
         let block_lanes = self.has_block & !(terms[0].3 ^ terms[1].3);
-        if block_lanes.any() {
+        if N == 2 && block_lanes.any() {
             let (p1, p2) = (&self.points[0], &self.points[1]);
             let x_old = [p1.normal_impulse, p2.normal_impulse];
             let rhs = [
@@ -266,7 +298,7 @@ impl<W: Lanes> ContactBundle<W> {
             sequential = sequential & !solved;
         }
         if sequential.any() {
-            for (k, &(bias, mass_scale, impulse_scale, _)) in terms.iter().enumerate() {
+            for (k, &(bias, mass_scale, impulse_scale, _)) in terms.iter().enumerate().take(N) {
                 let vn = n.dot(&self.relative_velocity(&bodies, k));
                 let p = &mut self.points[k];
                 let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
@@ -279,7 +311,7 @@ impl<W: Lanes> ContactBundle<W> {
         }
 
         let t = n.right_perp();
-        for k in 0..2 {
+        for k in 0..N {
             let vt = t.dot(&self.relative_velocity(&bodies, k));
             let p = &mut self.points[k];
             let limit = self.friction * p.normal_impulse;
@@ -296,6 +328,16 @@ impl<W: Lanes> ContactBundle<W> {
     /// `threshold` and pushed during the step to `−e` times their approach velocity.
     #[inline(always)]
     pub fn apply_restitution(&mut self, states: &States, threshold: Real) {
+        if self.two_points {
+            self.restitution_points::<2>(states, threshold);
+        } else {
+            self.restitution_points::<1>(states, threshold);
+        }
+    }
+
+    /// [`ContactBundle::apply_restitution`] of the first `N` points.
+    #[inline(always)]
+    fn restitution_points<const N: usize>(&mut self, states: &States, threshold: Real) {
         let zero = W::ZERO;
         let bouncy = self.restitution.simd_gt(zero);
         if !bouncy.any() {
@@ -304,7 +346,7 @@ impl<W: Lanes> ContactBundle<W> {
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
         let threshold = W::splat(-threshold);
-        for k in 0..2 {
+        for k in 0..N {
             let p = &self.points[k];
             let bounce = bouncy & p.relative_velocity.simd_lt(threshold) & p.max_normal_impulse.simd_gt(zero);
             if !bounce.any() {

@@ -65,6 +65,15 @@ pub(crate) struct Solver {
     /// the contacts.
     contact_impulses: Vec<[(Real, Real); 2]>,
     contact_bodies: Vec<(u32, u32)>,
+    /// Whether each contact constraint had two points when it was listed.
+    contact_two_points: Vec<bool>,
+    /// The coloured contacts with, within each colour, those of one point
+    /// first: most bundles then hold one kind, and bundles of one-point
+    /// contacts skip the second point's rows.
+    grouped_contacts: ColorOrder,
+    /// Whether `grouped_contacts` is this step's order (the contacts' counts
+    /// differ); otherwise the graph's own order serves.
+    contacts_grouped: bool,
     /// Each joint constraint's joint, whether it is a plain point joint
     /// (solved in bundles), and its bodies' solver indices.
     joint_keys: Vec<JointKey>,
@@ -175,6 +184,7 @@ impl Solver {
         }
         self.contact_places.clear();
         self.contact_bodies.clear();
+        self.contact_two_points.clear();
         self.missing_manifolds.clear();
         let mut touching = 0;
         for (place, summary) in summaries.iter().enumerate() {
@@ -186,6 +196,7 @@ impl Solver {
             if ia != NO_INDEX || ib != NO_INDEX {
                 self.contact_places.push(place as u32);
                 self.contact_bodies.push((ia, ib));
+                self.contact_two_points.push(summary.two_points());
                 if !summary.has_manifold() {
                     self.missing_manifolds.push(place as u32);
                 }
@@ -199,6 +210,14 @@ impl Solver {
             std::mem::swap(&mut self.coloured_joints, &mut self.joint_bodies);
             std::mem::swap(&mut self.coloured_contacts, &mut self.contact_bodies);
             self.coloured_bodies = self.states.len();
+        }
+        // Where every contact has the same count (a pile of boxes) the colour
+        // order is already grouped.
+        let two = &self.contact_two_points;
+        let pairs = two.iter().filter(|&&t| t).count();
+        self.contacts_grouped = pairs > 0 && pairs < two.len();
+        if self.contacts_grouped {
+            self.graph.contacts.grouped(|i| !two[i as usize], &mut self.grouped_contacts);
         }
         (self.joint_keys.len(), self.contact_places.len(), touching)
     }
@@ -300,7 +319,8 @@ impl Solver {
                 prefetch(m);
             }
         };
-        self.bundles.pack(&self.graph.contacts, &mut self.bundle_starts, prepare_constraint, ahead);
+        let order = if self.contacts_grouped { &self.grouped_contacts } else { &self.graph.contacts };
+        self.bundles.pack(order, &mut self.bundle_starts, prepare_constraint, ahead);
     }
 
     /// Runs the substeps and restitution on the team (`team.rs`): per
