@@ -48,12 +48,18 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
+    let usage = || -> ! {
+        eprintln!("usage: snapshots [--threads 1,2]");
+        std::process::exit(2)
+    };
     let threads: Vec<usize> = match std::env::args().skip(1).collect::<Vec<_>>().as_slice() {
         [] => vec![1],
         [flag, list] if flag == "--threads" => {
-            list.split(',').map(|t| t.trim().parse().expect("--threads takes counts like 1,2")).collect()
+            let counts: Option<Vec<usize>> =
+                list.split(',').map(|t| t.trim().parse().ok().filter(|&n| n > 0)).collect();
+            counts.unwrap_or_else(|| usage())
         }
-        _ => panic!("usage: snapshots [--threads 1,2]"),
+        _ => usage(),
     };
     let scene = ALL.iter().find(|s| s.name == SCENE).expect("the scene exists");
     let mut lamina = (scene.build)();
