@@ -348,18 +348,13 @@ impl RegionGrid {
     pub(crate) fn cell_coord(&self, v: Real) -> i32 {
         // `floor` by truncation and a correction: the same value, without the
         // library call `floor` compiles to on targets without SSE4.1.
-        let c = v * self.inv_size;
-        if c >= CELL_LIMIT as Real {
-            CELL_LIMIT
-        } else if c > -(CELL_LIMIT as Real) {
-            // SAFETY: `c` is not NaN and lies strictly within ±2²⁹, so its
-            // truncation is an `i32`. (`as` would check again, and saturate.)
-            let t = unsafe { c.to_int_unchecked::<i32>() };
-            if t as Real > c { t - 1 } else { t }
-        } else {
-            // Below the clamp (NaN too, which validated boxes never hold).
-            -CELL_LIMIT
-        }
+        // Clamped without branches; `max` takes NaN (which validated boxes
+        // never hold) to the lower clamp.
+        let c = (v * self.inv_size).max(-(CELL_LIMIT as Real)).min(CELL_LIMIT as Real);
+        // SAFETY: `c` is not NaN and lies within ±2²⁹, so its truncation is
+        // an `i32`. (`as` would check again, and saturate.)
+        let t = unsafe { c.to_int_unchecked::<i32>() };
+        t - i32::from(t as Real > c)
     }
 
     /// The cell holding point `(x, y)`.
@@ -805,4 +800,39 @@ fn wide(v: Real) -> f64 {
 fn owner_point(a: &Aabb, b: &Entry, axis: Axis) -> (Real, Real) {
     let (bx, by) = b.mins(axis);
     (a.mins.x.max(bx), a.mins.y.max(by))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cell coordinate is the floor of the scaled coordinate, clamped to
+    /// ±`CELL_LIMIT`, with NaN at the lower clamp: checked against the floor
+    /// taken in `f64` on exact multiples of the size, their neighbours,
+    /// signed zeros, values past the clamp, infinities and NaN.
+    #[test]
+    fn cell_coordinates_are_clamped_floors() {
+        let grid = RegionGrid::new(16.0);
+        let limit = f64::from(CELL_LIMIT);
+        let expected = |v: Real| {
+            #[allow(clippy::useless_conversion)] // `Real` is `f64` in that build
+            let c = f64::from(v * grid.inv_size);
+            if c.is_nan() { -CELL_LIMIT } else { c.floor().clamp(-limit, limit) as i32 }
+        };
+        let mut values =
+            vec![0.0, -0.0, Real::INFINITY, Real::NEG_INFINITY, Real::MAX, Real::MIN, 1.0e12, -1.0e12];
+        for k in -40..40 {
+            let v = k as Real * 16.0;
+            values.extend([v, v.next_up(), v.next_down(), v + 0.5, v - 0.5]);
+        }
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..1000 {
+            let unit = (rng.next() >> 40) as Real / (1u64 << 24) as Real;
+            values.push((unit - 0.5) * 2.0e4);
+        }
+        for v in values {
+            assert_eq!(grid.cell_coord(v), expected(v), "coordinate {v}");
+        }
+        assert_eq!(grid.cell_coord(Real::NAN), -CELL_LIMIT);
+    }
 }
