@@ -827,8 +827,7 @@ mod tests {
         }
         let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..1000 {
-            let unit = (rng.next() >> 40) as Real / (1u64 << 24) as Real;
-            values.push((unit - 0.5) * 2.0e4);
+            values.push((rng.unit() - 0.5) * 2.0e4);
         }
         for v in values {
             assert_eq!(grid.cell_coord(v), expected(v), "coordinate {v}");

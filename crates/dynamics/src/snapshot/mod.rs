@@ -673,3 +673,67 @@ fn check_header(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
     }
     Ok(payload)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::contact::UNLISTED;
+    use crate::{BodyDesc, BodyKey, ColliderDesc, World, WorldSettings};
+    use lamina_geometry::Shape;
+
+    /// A row of boxes resting on a ground and on each other: every contact
+    /// listed by two bodies, the ground listing many.
+    fn resting_row() -> World {
+        let mut world = World::new(WorldSettings::default());
+        let ground = world.add_body(BodyDesc::fixed());
+        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(20.0, 0.5))).unwrap();
+        for i in 0..12 {
+            let body =
+                world.add_body(BodyDesc::dynamic().translation(-6.0 + i as lamina_geometry::Real, 1.0));
+            world.add_collider(body, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        }
+        for _ in 0..30 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        world
+    }
+
+    /// The body that lists the most contacts (the ground).
+    fn busiest(world: &World) -> BodyKey {
+        world.bodies.iter().max_by_key(|(_, b)| b.contacts.len()).map(|(k, _)| k).unwrap()
+    }
+
+    /// The positions a restore rebuilds are the ones the stepping world kept
+    /// (creation and destruction move them as contacts come and go), and
+    /// lists that do not name each contact once per body are refused: a
+    /// contact listed twice, one left out, one listed by a body it does not
+    /// join.
+    #[test]
+    fn contact_positions_are_rebuilt_and_bad_lists_refused() {
+        let world = resting_row();
+        assert!(world.contacts.len() > 20);
+        let forget = |w: &mut World| w.contacts.values_mut().for_each(|c| c.listed_at = [UNLISTED; 2]);
+        let mut rebuilt = world.clone();
+        forget(&mut rebuilt);
+        rebuilt.list_contacts_in_bodies().unwrap();
+        for (key, c) in &world.contacts {
+            assert_eq!(rebuilt.contacts[key].listed_at, c.listed_at, "contact {key:?}");
+            for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
+                assert_eq!(world.bodies[body].contacts[at as usize], key);
+            }
+        }
+
+        let ground = busiest(&world);
+        let mut twice = world.clone();
+        let listed = twice.bodies[ground].contacts[0];
+        twice.bodies[ground].contacts.push(listed);
+        let mut missing = world.clone();
+        missing.bodies[ground].contacts.pop();
+        let mut stranger = world.clone();
+        let other = stranger.bodies.keys().find(|&k| !stranger.bodies[k].contacts.contains(&listed)).unwrap();
+        stranger.bodies[other].contacts.push(listed);
+        for (what, mut bad) in [("twice", twice), ("missing", missing), ("stranger", stranger)] {
+            forget(&mut bad);
+            assert!(bad.list_contacts_in_bodies().is_err(), "a contact listed {what} was accepted");
+        }
+    }
+}

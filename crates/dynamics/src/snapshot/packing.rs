@@ -606,8 +606,7 @@ mod tests {
         let many: Vec<Real> = (0..1000).map(|i| (i as Real * 0.37).sin() * 1e3).collect();
         // Random low bytes: planes that go to the noise.
         let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
-        let noisy: Vec<Real> =
-            (0..2000).map(|_| 1.0 + (rng.next() >> 40) as Real / (1u64 << 24) as Real).collect();
+        let noisy: Vec<Real> = (0..2000).map(|_| 1.0 + rng.unit()).collect();
         let mut packer = Packer::default();
         let many_ints: Vec<u64> = (0..1000u64).map(|i| ((i * i * 7919) % 100_003) << (i % 40)).collect();
         packer.ints(ints);

@@ -74,6 +74,10 @@ pub(crate) struct Solver {
     /// Whether `grouped_contacts` is this step's order (the contacts' counts
     /// differ); otherwise the graph's own order serves.
     contacts_grouped: bool,
+    /// Packs contacts in the graph's own order (for tests that compare it
+    /// with the grouped order).
+    #[cfg(test)]
+    keep_colour_order: bool,
     /// Each joint constraint's joint, whether it is a plain point joint
     /// (solved in bundles), and its bodies' solver indices.
     joint_keys: Vec<JointKey>,
@@ -121,6 +125,20 @@ impl Solver {
     pub fn use_four_lanes(&mut self) {
         self.bundles = Bundles::Four(Vec::new());
         self.point_bundles = Bundles::Four(Vec::new());
+    }
+
+    /// Packs contacts in the colour order as it is, one- and two-point
+    /// contacts mixed in bundles (for tests that compare the grouping).
+    #[cfg(test)]
+    pub fn keep_colour_order(&mut self) {
+        self.keep_colour_order = true;
+    }
+
+    /// Whether this step packed the contacts grouped by point count (for
+    /// tests that need a scene that mixes them).
+    #[cfg(test)]
+    pub fn grouped_by_points(&self) -> bool {
+        self.contacts_grouped
     }
 
     /// Gives every awake movable body a solver slot, in key order, with its
@@ -216,6 +234,10 @@ impl Solver {
         let two = &self.contact_two_points;
         let pairs = two.iter().filter(|&&t| t).count();
         self.contacts_grouped = pairs > 0 && pairs < two.len();
+        #[cfg(test)]
+        {
+            self.contacts_grouped &= !self.keep_colour_order;
+        }
         if self.contacts_grouped {
             self.graph.contacts.grouped(|i| !two[i as usize], &mut self.grouped_contacts);
         }
