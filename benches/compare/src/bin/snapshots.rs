@@ -30,11 +30,16 @@ const STEPS: usize = 100;
 /// Runs of each write and read; the minimum is reported.
 const RUNS: usize = 5;
 
-/// The least time `f` takes over [`RUNS`] runs, and its last result.
+/// The least time `f` takes over [`RUNS`] runs, and its last result. Each
+/// earlier result is dropped, untimed, before the next run: one world (or
+/// snapshot) is alive at a time, as in a loop that restores, steps ahead and
+/// lets the restored world go. (Kept alive until the next result replaced
+/// it, a result's memory could not be handed to the next run.)
 fn timed<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
     let mut best = Duration::MAX;
     let mut last = None;
     for _ in 0..RUNS {
+        drop(last.take());
         let start = Instant::now();
         let value = f();
         best = best.min(start.elapsed());

@@ -45,11 +45,11 @@ pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<StateColumns<ColliderK
         columns.keys.push(read_keys(unpacker)?);
     }
     for _ in 0..ints {
-        columns.ints.push(unpacker.all_ints()?);
+        columns.ints.push(unpacker.all_ints()?.into_vec());
     }
     for &len in lengths {
         let len = usize::try_from(len).map_err(|_| "a column longer than the payload")?;
-        columns.reals.push(unpacker.reals(len)?);
+        columns.reals.push(unpacker.reals(len)?.into_vec());
     }
     Ok(columns)
 }

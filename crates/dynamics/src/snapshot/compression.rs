@@ -22,6 +22,8 @@ use std::io::{self, Read};
 use std::thread::LocalKey;
 
 use zstd::bulk::{Compressor, Decompressor};
+
+use super::scratch::Scratch;
 use zstd::zstd_safe::CParameter;
 
 /// zstd's compression level for snapshots.
@@ -63,32 +65,34 @@ fn with_context<C: 'static, T>(
 }
 
 /// `bytes`, compressed into one frame that states their size.
-pub(crate) fn compress(bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn compress(bytes: &[u8]) -> Scratch<u8> {
     let make = || {
         let mut c = Compressor::new(LEVEL)?;
         c.set_parameter(CParameter::WindowLog(WINDOW_LOG))?;
         c.set_parameter(CParameter::HashLog(HASH_LOG))?;
         Ok(c)
     };
-    with_context(&COMPRESSOR, make, |c| c.compress(bytes))
-        .expect("zstd accepts its own level and sizes its own buffer")
+    let mut frame = Scratch::with_capacity(zstd::zstd_safe::compress_bound(bytes.len()));
+    with_context(&COMPRESSOR, make, |c| c.compress_to_buffer(bytes, &mut *frame))
+        .expect("zstd accepts its own level, and the buffer has room for the worst case");
+    frame
 }
 
 /// The bytes [`compress`] was given, or why `frame` does not hold them.
-pub(crate) fn decompress(frame: &[u8]) -> Result<Vec<u8>, String> {
+pub(crate) fn decompress(frame: &[u8]) -> Result<Scratch<u8>, String> {
     let size = match zstd::zstd_safe::get_frame_content_size(frame) {
         Ok(Some(size)) => size,
         _ => return Err("the payload is not a zstd frame that states its size".into()),
     };
     if size <= MAX_RATIO.saturating_mul(frame.len() as u64) {
-        let mut out = Vec::with_capacity(size as usize);
+        let mut out = Scratch::with_capacity(size as usize);
         let read =
-            with_context(&DECOMPRESSOR, Decompressor::new, |d| d.decompress_to_buffer(frame, &mut out))
+            with_context(&DECOMPRESSOR, Decompressor::new, |d| d.decompress_to_buffer(frame, &mut *out))
                 .map_err(|e| format!("zstd: {e}"))?;
         return if read as u64 == size { Ok(out) } else { Err(format!("{read} bytes in a frame of {size}")) };
     }
     let decoder = zstd::stream::read::Decoder::with_buffer(frame).map_err(|e| e.to_string())?;
-    let mut out = Vec::with_capacity((MAX_RATIO * frame.len() as u64) as usize);
+    let mut out = Scratch::with_capacity((MAX_RATIO * frame.len() as u64) as usize);
     decoder.take(size.saturating_add(1)).read_to_end(&mut out).map_err(|e| format!("zstd: {e}"))?;
     if out.len() as u64 != size {
         return Err(format!("{} bytes in a frame of {size}", out.len()));
@@ -108,7 +112,7 @@ mod tests {
         let zeros = vec![0u8; 1 << 20];
         for bytes in [&noisy[..], &zeros[..], &[]] {
             let frame = compress(bytes);
-            assert_eq!(decompress(&frame).unwrap(), bytes);
+            assert_eq!(*decompress(&frame).unwrap(), bytes);
             assert!(decompress(&frame[..frame.len() - 1]).is_err());
         }
         assert!(compress(&zeros).len() as u64 * MAX_RATIO < zeros.len() as u64, "the stream path is tested");

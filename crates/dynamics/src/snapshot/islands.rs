@@ -37,7 +37,7 @@ pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<Islands, String> {
     }
     let mut at = 0usize;
     let mut parts = Vec::with_capacity(lens.len());
-    for (&len, &f) in lens.iter().zip(&flags) {
+    for (&len, &f) in lens.iter().zip(flags.iter()) {
         let end =
             usize::try_from(len).ok().and_then(|len| at.checked_add(len)).filter(|&end| end <= members.len());
         let end = end.ok_or("an island lists more members than written")?;
@@ -47,6 +47,6 @@ pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<Islands, String> {
     if at != members.len() {
         return Err("island members left over after the last island".into());
     }
-    let free = free.into_iter().map(|i| u32::try_from(i).map_err(|_| format!("a free island slot of {i}")));
+    let free = free.iter().map(|&i| u32::try_from(i).map_err(|_| format!("a free island slot of {i}")));
     Ok(Islands::from_parts(parts.into_iter(), free.collect::<Result<_, _>>()?))
 }

@@ -30,6 +30,8 @@
 
 use lamina_geometry::Real;
 
+use super::scratch::Scratch;
+
 /// Bytes of a real.
 const REAL_BYTES: usize = std::mem::size_of::<Real>();
 
@@ -164,21 +166,26 @@ fn column(out: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
 }
 
 /// The payload being written: its columns so far.
-#[derive(Default)]
 pub(crate) struct Packer {
-    out: Vec<u8>,
+    out: Scratch<u8>,
     /// The byte planes that look like noise, stored as they are.
-    noise: Vec<u8>,
+    noise: Scratch<u8>,
+}
+
+impl Default for Packer {
+    fn default() -> Self {
+        Packer::with_capacity(0)
+    }
 }
 
 impl Packer {
     /// An empty payload with room for `capacity` bytes.
     pub(crate) fn with_capacity(capacity: usize) -> Self {
-        Packer { out: Vec::with_capacity(capacity), noise: Vec::new() }
+        Packer { out: Scratch::with_capacity(capacity), noise: Scratch::with_capacity(0) }
     }
 
     /// The columns, to be compressed, and the planes that look like noise.
-    pub(crate) fn into_parts(self) -> (Vec<u8>, Vec<u8>) {
+    pub(crate) fn into_parts(self) -> (Scratch<u8>, Scratch<u8>) {
         (self.out, self.noise)
     }
 
@@ -305,15 +312,15 @@ impl<'a> Unpacker<'a> {
     }
 
     /// The next column, of integers, read whole.
-    pub(crate) fn all_ints(&mut self) -> Result<Vec<u64>, String> {
+    pub(crate) fn all_ints(&mut self) -> Result<Scratch<u64>, String> {
         let mut column = self.ints()?;
-        let mut values = Vec::new();
+        let mut values = Scratch::with_capacity(column.left().min(self.total));
         column.read_to_end(&mut values)?;
         Ok(values)
     }
 
     /// The next column, of `count` reals.
-    pub(crate) fn reals(&mut self, count: usize) -> Result<Vec<Real>, String> {
+    pub(crate) fn reals(&mut self, count: usize) -> Result<Scratch<Real>, String> {
         if count > self.total {
             return Err(format!("a column of {count} reals in a payload of {} bytes", self.total));
         }
@@ -321,7 +328,9 @@ impl<'a> Unpacker<'a> {
         match column.split_first() {
             Some((&CONSTANT, value)) if value.len() == REAL_BYTES => {
                 let value = Real::from_le_bytes(value.try_into().expect("the length was checked"));
-                Ok(vec![value; count])
+                let mut values = Scratch::with_capacity(count);
+                values.resize(count, value);
+                Ok(values)
             }
             Some((&PLANES, [mask, rest @ ..])) => {
                 let noisy = mask.count_ones() as usize;
@@ -340,7 +349,7 @@ impl<'a> Unpacker<'a> {
                     let from = if mask & 1 << k != 0 { &mut noise } else { &mut column };
                     from.next().unwrap_or(&[])
                 });
-                let mut values = Vec::with_capacity(count);
+                let mut values = Scratch::with_capacity(count);
                 read_planes(&mut values, planes, Real::from_le_bytes);
                 Ok(values)
             }
@@ -452,13 +461,13 @@ impl Ints<'_> {
 /// `N` columns of reals filled a row at a time: row `i` holds the `N`
 /// fields of record `i`, column `k` field `k` of every record.
 pub(crate) struct RealRows<const N: usize> {
-    columns: [Vec<Real>; N],
+    columns: [Scratch<Real>; N],
 }
 
 impl<const N: usize> RealRows<N> {
     /// Empty columns with room for `rows` rows.
     pub(crate) fn with_capacity(rows: usize) -> Self {
-        RealRows { columns: std::array::from_fn(|_| Vec::with_capacity(rows)) }
+        RealRows { columns: std::array::from_fn(|_| Scratch::with_capacity(rows)) }
     }
 
     /// Appends a row.
@@ -471,7 +480,7 @@ impl<const N: usize> RealRows<N> {
 
     /// How many rows there are.
     pub(crate) fn rows(&self) -> usize {
-        self.columns.first().map_or(0, Vec::len)
+        self.columns.first().map_or(0, |c| c.len())
     }
 
     /// Row `i`.
@@ -489,23 +498,24 @@ impl<const N: usize> RealRows<N> {
 
     /// Reads `N` columns of `rows` reals each.
     pub(crate) fn read(unpacker: &mut Unpacker<'_>, rows: usize) -> Result<Self, String> {
-        let mut columns: [Vec<Real>; N] = std::array::from_fn(|_| Vec::new());
-        for column in &mut columns {
-            *column = unpacker.reals(rows)?;
+        let mut columns = Vec::with_capacity(N);
+        for _ in 0..N {
+            columns.push(unpacker.reals(rows)?);
         }
+        let columns = columns.try_into().unwrap_or_else(|_| unreachable!("N columns were read"));
         Ok(RealRows { columns })
     }
 }
 
 /// `N` columns of integers filled a row at a time, as [`RealRows`].
 pub(crate) struct IntRows<const N: usize> {
-    columns: [Vec<u64>; N],
+    columns: [Scratch<u64>; N],
 }
 
 impl<const N: usize> IntRows<N> {
     /// Empty columns with room for `rows` rows.
     pub(crate) fn with_capacity(rows: usize) -> Self {
-        IntRows { columns: std::array::from_fn(|_| Vec::with_capacity(rows)) }
+        IntRows { columns: std::array::from_fn(|_| Scratch::with_capacity(rows)) }
     }
 
     /// Appends a row.
@@ -531,7 +541,7 @@ impl<const N: usize> IntRows<N> {
 
     /// Reads `N` columns of `rows` integers each, every one read to its end.
     pub(crate) fn read(unpacker: &mut Unpacker<'_>, rows: usize) -> Result<Self, String> {
-        let mut columns: [Vec<u64>; N] = std::array::from_fn(|_| Vec::new());
+        let mut columns: [Scratch<u64>; N] = std::array::from_fn(|_| Scratch::with_capacity(0));
         for column in &mut columns {
             let mut ints = unpacker.ints()?;
             if ints.left() < rows {
@@ -589,7 +599,7 @@ pub(crate) fn read_keys<K: slotmap::Key>(unpacker: &mut Unpacker<'_>) -> Result<
         };
         Ok(K::from(slotmap::KeyData::from_ffi(u64::from(version) << 32 | u64::from(index))))
     };
-    indices.iter().zip(&versions).map(key).collect()
+    indices.iter().zip(versions.iter()).map(key).collect()
 }
 
 #[cfg(test)]
@@ -624,7 +634,7 @@ mod tests {
         let read: Vec<u64> = (0..ints.len()).map(|_| column.next().unwrap()).collect();
         assert_eq!(read, ints);
         column.finish().unwrap();
-        assert_eq!(unpacker.all_ints().unwrap(), many_ints);
+        assert_eq!(*unpacker.all_ints().unwrap(), many_ints);
         let mut constant_ints = unpacker.ints().unwrap();
         assert_eq!((0..3).map(|_| constant_ints.next().unwrap()).collect::<Vec<_>>(), [4, 4, 4]);
         constant_ints.finish().unwrap();
@@ -658,7 +668,7 @@ mod tests {
         read(&bytes).unwrap();
         for i in 0..bytes.len() {
             for bits in [0x01, 0x80, 0xff] {
-                let mut damaged = bytes.clone();
+                let mut damaged = bytes.to_vec();
                 damaged[i] ^= bits;
                 let _ = read(&damaged);
             }

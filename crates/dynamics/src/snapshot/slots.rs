@@ -72,8 +72,8 @@ impl Layout {
     /// Reads a layout [`Layout::write`] wrote.
     pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<Self, String> {
         let read_all = |unpacker: &mut Unpacker<'_>| -> Result<Vec<u32>, String> {
-            let values = unpacker.all_ints()?.into_iter();
-            values.map(|v| u32::try_from(v).map_err(|_| format!("a slot of {v}"))).collect()
+            let values = unpacker.all_ints()?;
+            values.iter().map(|&v| u32::try_from(v).map_err(|_| format!("a slot of {v}"))).collect()
         };
         let versions = read_all(unpacker)?;
         let free = read_all(unpacker)?;
