@@ -65,17 +65,15 @@ fn with_context<C: 'static, T>(
 }
 
 /// `bytes`, compressed into one frame that states their size.
-pub(crate) fn compress(bytes: &[u8]) -> Scratch<u8> {
+pub(crate) fn compress(bytes: &[u8]) -> Vec<u8> {
     let make = || {
         let mut c = Compressor::new(LEVEL)?;
         c.set_parameter(CParameter::WindowLog(WINDOW_LOG))?;
         c.set_parameter(CParameter::HashLog(HASH_LOG))?;
         Ok(c)
     };
-    let mut frame = Scratch::with_capacity(zstd::zstd_safe::compress_bound(bytes.len()));
-    with_context(&COMPRESSOR, make, |c| c.compress_to_buffer(bytes, &mut *frame))
-        .expect("zstd accepts its own level, and the buffer has room for the worst case");
-    frame
+    with_context(&COMPRESSOR, make, |c| c.compress(bytes))
+        .expect("zstd accepts its own level and sizes its own buffer")
 }
 
 /// The bytes [`compress`] was given, or why `frame` does not hold them.

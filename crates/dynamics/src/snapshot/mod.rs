@@ -19,9 +19,9 @@
 //! differences, reals in byte planes or, where every value is one, once).
 //! The parts are written, compressed, decompressed and read side by side on
 //! the current rayon pool; each depends only on the world, so the bytes are
-//! the same on any number of threads. The buffers they pass through (the
-//! columns, the frames, each column decoded) are kept by each thread for its
-//! next snapshot (`scratch.rs`).
+//! the same on any number of threads. The buffers a snapshot is read through
+//! (the decompressed parts, each column decoded) and the columns it is
+//! written from are kept by each thread for its next snapshot (`scratch.rs`).
 //!
 //! - **A**: the small, irregular parts of the state, through serde in a
 //!   columnar layout of their own (`columns.rs`: the settings, the joints
@@ -84,7 +84,6 @@ use bodies::BodiesIn;
 use colliders::CollidersIn;
 use contacts::ContactsIn;
 use packing::{Packer, Unpacker};
-use scratch::Scratch;
 use slots::Layout;
 
 /// The first eight bytes of every snapshot.
@@ -285,7 +284,7 @@ impl World {
     /// Part A: the small, irregular parts, the layouts of the bodies',
     /// colliders', joints' and chains' maps, the bodies, the colliders and
     /// the islands, as its compressed columns and its noise planes.
-    fn write_part_a(&self) -> (Scratch<u8>, Scratch<u8>) {
+    fn write_part_a(&self) -> (Vec<u8>, Vec<u8>) {
         let rest = RestOut {
             settings: &self.settings,
             joints: self.joints.values().collect(),
@@ -314,7 +313,7 @@ impl World {
     /// Parts B and C: the contacts of `range`, in the contact map's order
     /// (the contacts are most of a snapshot, so they come in two halves),
     /// after the contact map's layout `with_layout` (in the first).
-    fn write_contacts(&self, range: std::ops::Range<usize>, with_layout: bool) -> (Scratch<u8>, Scratch<u8>) {
+    fn write_contacts(&self, range: std::ops::Range<usize>, with_layout: bool) -> (Vec<u8>, Vec<u8>) {
         let mut packer = Packer::with_capacity(64 + 96 * range.len());
         if with_layout {
             layout_of(&self.contacts, &self.free_slots.contacts, filler_contact).write(&mut packer);
@@ -324,7 +323,7 @@ impl World {
     }
 
     /// Part D: both broad-phase structures.
-    fn write_part_d(&self) -> (Scratch<u8>, Scratch<u8>) {
+    fn write_part_d(&self) -> (Vec<u8>, Vec<u8>) {
         let mut packer = Packer::with_capacity(4096 + 64 * self.colliders.len());
         broad_phase::write(&self.broad_phase, &mut packer);
         broad_phase::write(&self.immovable_index, &mut packer);
@@ -459,7 +458,7 @@ impl World {
 }
 
 /// A part's columns compressed, and its noise planes as they are.
-fn compressed(packer: Packer) -> (Scratch<u8>, Scratch<u8>) {
+fn compressed(packer: Packer) -> (Vec<u8>, Vec<u8>) {
     let (columns, noise) = packer.into_parts();
     (compression::compress(&columns), noise)
 }

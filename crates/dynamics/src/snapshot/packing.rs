@@ -166,26 +166,21 @@ fn column(out: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
 }
 
 /// The payload being written: its columns so far.
+#[derive(Default)]
 pub(crate) struct Packer {
-    out: Scratch<u8>,
+    out: Vec<u8>,
     /// The byte planes that look like noise, stored as they are.
-    noise: Scratch<u8>,
-}
-
-impl Default for Packer {
-    fn default() -> Self {
-        Packer::with_capacity(0)
-    }
+    noise: Vec<u8>,
 }
 
 impl Packer {
     /// An empty payload with room for `capacity` bytes.
     pub(crate) fn with_capacity(capacity: usize) -> Self {
-        Packer { out: Scratch::with_capacity(capacity), noise: Scratch::with_capacity(0) }
+        Packer { out: Vec::with_capacity(capacity), noise: Vec::new() }
     }
 
     /// The columns, to be compressed, and the planes that look like noise.
-    pub(crate) fn into_parts(self) -> (Scratch<u8>, Scratch<u8>) {
+    pub(crate) fn into_parts(self) -> (Vec<u8>, Vec<u8>) {
         (self.out, self.noise)
     }
 
@@ -668,7 +663,7 @@ mod tests {
         read(&bytes).unwrap();
         for i in 0..bytes.len() {
             for bits in [0x01, 0x80, 0xff] {
-                let mut damaged = bytes.to_vec();
+                let mut damaged = bytes.clone();
                 damaged[i] ^= bits;
                 let _ = read(&damaged);
             }

@@ -2,8 +2,8 @@
 //! each thread for its next snapshot.
 //!
 //! A snapshot of a large world passes through megabytes of such buffers: the
-//! columns before compression, the decompressed columns, and each column
-//! decoded. Allocations that large come straight from the operating system,
+//! decompressed parts and each column decoded, and the columns of records
+//! gathered for writing. Allocations that large come straight from the operating system,
 //! which hands the pages over zeroed, one fault at a time, and takes them back
 //! when they are freed, so that the next snapshot pays again: reading the
 //! pyramid of benches/compare spent about a third of its time in the kernel.
@@ -60,7 +60,7 @@ pub(crate) struct Scratch<T: Pooled>(Vec<T>);
 
 impl<T: Pooled> Scratch<T> {
     /// An empty buffer with room for `capacity` values: the smallest kept
-    /// one that has the room, else the largest kept one grown, else a new one.
+    /// one that has the room, else a new one.
     pub(crate) fn with_capacity(capacity: usize) -> Self {
         let kept = T::pool()
             .try_with(|pool| {
@@ -69,17 +69,21 @@ impl<T: Pooled> Scratch<T> {
                 let fits = (0..buffers.len())
                     .filter(|&i| buffers[i].capacity() >= capacity)
                     .min_by_key(|&i| buffers[i].capacity());
-                let pick = fits.or_else(|| (0..buffers.len()).max_by_key(|&i| buffers[i].capacity()))?;
-                let buffer = pool.buffers.swap_remove(pick);
+                let buffer = pool.buffers.swap_remove(fits?);
                 pool.bytes -= bytes_of(&buffer);
                 Some(buffer)
             })
             .ok()
             .flatten();
-        let mut buffer = kept.unwrap_or_default();
-        buffer.clear();
-        buffer.reserve(capacity);
-        Scratch(buffer)
+        match kept {
+            Some(mut buffer) if buffer.capacity() >= capacity => {
+                buffer.clear();
+                Scratch(buffer)
+            }
+            // Too small: a new allocation, rather than one grown with a copy
+            // of bytes no one needs. The old one is freed.
+            _ => Scratch(Vec::with_capacity(capacity)),
+        }
     }
 }
 
@@ -130,8 +134,8 @@ impl<T: Pooled> DerefMut for Scratch<T> {
 mod tests {
     use super::*;
 
-    /// A dropped buffer is handed out again: the smallest that fits, else the
-    /// largest, grown; the pool keeps no more than its bounds.
+    /// A dropped buffer is handed out again: the smallest that fits, else a
+    /// new one; the pool keeps no more than its bounds.
     #[test]
     fn buffers_come_back_within_bounds() {
         std::thread::spawn(|| {
