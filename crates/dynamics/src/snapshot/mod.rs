@@ -20,8 +20,8 @@
 //! The parts are written, compressed, decompressed and read side by side on
 //! the current rayon pool; each depends only on the world, so the bytes are
 //! the same on any number of threads. The buffers a snapshot is read through
-//! (the decompressed parts, each column decoded) and the columns it is
-//! written from are kept by each thread for its next snapshot (`scratch.rs`).
+//! (the decompressed parts, each column decoded) are kept by each thread for
+//! its next snapshot (`scratch.rs`).
 //!
 //! - **A**: the small, irregular parts of the state, through serde in a
 //!   columnar layout of their own (`columns.rs`: the settings, the joints

@@ -30,7 +30,7 @@
 
 use lamina_geometry::Real;
 
-use super::scratch::Scratch;
+use super::scratch::{Pooled, Scratch, give_back};
 
 /// Bytes of a real.
 const REAL_BYTES: usize = std::mem::size_of::<Real>();
@@ -456,13 +456,15 @@ impl Ints<'_> {
 /// `N` columns of reals filled a row at a time: row `i` holds the `N`
 /// fields of record `i`, column `k` field `k` of every record.
 pub(crate) struct RealRows<const N: usize> {
-    columns: [Scratch<Real>; N],
+    columns: [Vec<Real>; N],
+    /// The columns were read into buffers of the pool, and go back to it.
+    pooled: bool,
 }
 
 impl<const N: usize> RealRows<N> {
-    /// Empty columns with room for `rows` rows.
+    /// Empty columns with room for `rows` rows, to write.
     pub(crate) fn with_capacity(rows: usize) -> Self {
-        RealRows { columns: std::array::from_fn(|_| Scratch::with_capacity(rows)) }
+        RealRows { columns: std::array::from_fn(|_| Vec::with_capacity(rows)), pooled: false }
     }
 
     /// Appends a row.
@@ -475,7 +477,7 @@ impl<const N: usize> RealRows<N> {
 
     /// How many rows there are.
     pub(crate) fn rows(&self) -> usize {
-        self.columns.first().map_or(0, |c| c.len())
+        self.columns.first().map_or(0, Vec::len)
     }
 
     /// Row `i`.
@@ -493,24 +495,25 @@ impl<const N: usize> RealRows<N> {
 
     /// Reads `N` columns of `rows` reals each.
     pub(crate) fn read(unpacker: &mut Unpacker<'_>, rows: usize) -> Result<Self, String> {
-        let mut columns = Vec::with_capacity(N);
-        for _ in 0..N {
-            columns.push(unpacker.reals(rows)?);
+        let mut read = RealRows { columns: std::array::from_fn(|_| Vec::new()), pooled: true };
+        for column in &mut read.columns {
+            *column = unpacker.reals(rows)?.into_vec();
         }
-        let columns = columns.try_into().unwrap_or_else(|_| unreachable!("N columns were read"));
-        Ok(RealRows { columns })
+        Ok(read)
     }
 }
 
 /// `N` columns of integers filled a row at a time, as [`RealRows`].
 pub(crate) struct IntRows<const N: usize> {
-    columns: [Scratch<u64>; N],
+    columns: [Vec<u64>; N],
+    /// The columns were read into buffers of the pool, and go back to it.
+    pooled: bool,
 }
 
 impl<const N: usize> IntRows<N> {
-    /// Empty columns with room for `rows` rows.
+    /// Empty columns with room for `rows` rows, to write.
     pub(crate) fn with_capacity(rows: usize) -> Self {
-        IntRows { columns: std::array::from_fn(|_| Scratch::with_capacity(rows)) }
+        IntRows { columns: std::array::from_fn(|_| Vec::with_capacity(rows)), pooled: false }
     }
 
     /// Appends a row.
@@ -536,17 +539,37 @@ impl<const N: usize> IntRows<N> {
 
     /// Reads `N` columns of `rows` integers each, every one read to its end.
     pub(crate) fn read(unpacker: &mut Unpacker<'_>, rows: usize) -> Result<Self, String> {
-        let mut columns: [Scratch<u64>; N] = std::array::from_fn(|_| Scratch::with_capacity(0));
-        for column in &mut columns {
+        let mut read = IntRows { columns: std::array::from_fn(|_| Vec::new()), pooled: true };
+        for column in &mut read.columns {
             let mut ints = unpacker.ints()?;
             if ints.left() < rows {
                 return Err(format!("a column of integers holds fewer than {rows}"));
             }
-            column.reserve_exact(rows);
-            ints.read_into(column, rows)?;
+            let mut values = Scratch::with_capacity(rows);
+            ints.read_into(&mut values, rows)?;
             ints.finish()?;
+            *column = values.into_vec();
         }
-        Ok(IntRows { columns })
+        Ok(read)
+    }
+}
+
+/// Columns read from a snapshot go back to their thread's pool.
+fn give_back_columns<T: Pooled, const N: usize>(columns: &mut [Vec<T>; N], pooled: bool) {
+    if pooled {
+        columns.iter_mut().for_each(|c| give_back(std::mem::take(c)));
+    }
+}
+
+impl<const N: usize> Drop for RealRows<N> {
+    fn drop(&mut self) {
+        give_back_columns(&mut self.columns, self.pooled);
+    }
+}
+
+impl<const N: usize> Drop for IntRows<N> {
+    fn drop(&mut self) {
+        give_back_columns(&mut self.columns, self.pooled);
     }
 }
 

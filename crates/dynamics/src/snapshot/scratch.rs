@@ -1,9 +1,9 @@
 //! Buffers that writing and reading a snapshot fill and throw away, kept by
 //! each thread for its next snapshot.
 //!
-//! A snapshot of a large world passes through megabytes of such buffers: the
-//! decompressed parts and each column decoded, and the columns of records
-//! gathered for writing. Allocations that large come straight from the operating system,
+//! Reading a snapshot of a large world passes through megabytes of such
+//! buffers: the decompressed parts and each column decoded. (Writing keeps
+//! plain vectors: pooled, its columns made two-thread writing slower.) Allocations that large come straight from the operating system,
 //! which hands the pages over zeroed, one fault at a time, and takes them back
 //! when they are freed, so that the next snapshot pays again: reading the
 //! pyramid of benches/compare spent about a third of its time in the kernel.
@@ -101,30 +101,36 @@ fn bytes_of<T>(buffer: &Vec<T>) -> usize {
 
 impl<T: Pooled> Drop for Scratch<T> {
     fn drop(&mut self) {
-        let buffer = std::mem::take(&mut self.0);
-        let bytes = bytes_of(&buffer);
-        if bytes == 0 {
-            return;
-        }
-        // A thread tearing down its locals frees the buffer instead.
-        let _ = T::pool().try_with(|pool| {
-            let mut pool = pool.borrow_mut();
-            if pool.buffers.len() < KEPT && pool.bytes + bytes <= KEPT_BYTES {
-                pool.bytes += bytes;
-                pool.buffers.push(buffer);
-            }
-        });
+        give_back(std::mem::take(&mut self.0));
     }
+}
+
+/// Puts `buffer` in this thread's pool if the pool has room for it, and
+/// frees it otherwise (or in a thread tearing down its locals).
+pub(crate) fn give_back<T: Pooled>(buffer: Vec<T>) {
+    let bytes = bytes_of(&buffer);
+    if bytes == 0 {
+        return;
+    }
+    let _ = T::pool().try_with(|pool| {
+        let mut pool = pool.borrow_mut();
+        if pool.buffers.len() < KEPT && pool.bytes + bytes <= KEPT_BYTES {
+            pool.bytes += bytes;
+            pool.buffers.push(buffer);
+        }
+    });
 }
 
 impl<T: Pooled> Deref for Scratch<T> {
     type Target = Vec<T>;
+    #[inline]
     fn deref(&self) -> &Vec<T> {
         &self.0
     }
 }
 
 impl<T: Pooled> DerefMut for Scratch<T> {
+    #[inline]
     fn deref_mut(&mut self) -> &mut Vec<T> {
         &mut self.0
     }
