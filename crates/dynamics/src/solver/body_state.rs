@@ -75,15 +75,26 @@ impl<'a> States<'a> {
         unsafe { self.states.range(range) }
     }
 
+    /// Where body `i`'s state lies; `None` for immovable bodies (`NO_INDEX`),
+    /// found by the bounds check itself. Any other index past the end is a
+    /// bug in the solver's packing (debug builds stop on it); it reads as
+    /// immovable rather than outside the array.
+    #[inline(always)]
+    fn slot(&self, i: u32) -> Option<*mut BodyState> {
+        let slot = self.states.get(i as usize);
+        debug_assert!(slot.is_some() || i == NO_INDEX, "body index {i} past the solver's states");
+        slot
+    }
+
     /// The state of body `i`; immovable bodies (`NO_INDEX`) read as fixed.
     #[inline]
     pub fn load(&self, i: u32) -> BodyState {
-        if i == NO_INDEX {
-            return BodyState::FIXED;
+        match self.slot(i) {
+            // SAFETY: in bounds; no other thread writes index `i` while this
+            // colour is solved.
+            Some(s) => unsafe { s.read() },
+            None => BodyState::FIXED,
         }
-        // SAFETY: in bounds (checked by `item`); no other thread writes
-        // index `i` while this colour is solved.
-        unsafe { self.states.item(i as usize).read() }
     }
 
     /// Body `i`'s state as a row of eight numbers: velocity x, y, angular
@@ -91,29 +102,25 @@ impl<'a> States<'a> {
     /// bodies (`NO_INDEX`) read as fixed.
     #[inline(always)]
     pub fn row(&self, i: u32) -> &[Real; 8] {
-        let state: &BodyState = if i == NO_INDEX {
-            &FIXED_STATE
-        } else {
-            // SAFETY: in bounds (checked by `item`); no other thread writes
-            // index `i` while this colour is solved.
-            unsafe { &*self.states.item(i as usize) }
+        let state: *const BodyState = match self.slot(i) {
+            Some(s) => s,
+            None => &FIXED_STATE,
         };
-        // SAFETY: `BodyState` is `repr(C)` and made of eight `Real`s with no
-        // padding (asserted at compile time beside it).
-        unsafe { &*(state as *const BodyState).cast::<[Real; 8]>() }
+        // SAFETY: in bounds or the fixed state; no other thread writes index
+        // `i` while this colour is solved; `BodyState` is `repr(C)` and made
+        // of eight `Real`s with no padding (asserted at compile time beside it).
+        unsafe { &*state.cast::<[Real; 8]>() }
     }
 
     /// Writes body `i`'s whole state from a row laid out as [`States::row`]
     /// gives it; immovable bodies are left alone.
     #[inline(always)]
     pub fn store_row(&self, i: u32, row: &[Real; 8]) {
-        if i == NO_INDEX {
-            return;
+        if let Some(s) = self.slot(i) {
+            // SAFETY: in bounds; index `i` belongs to one constraint of this
+            // colour, which only one thread solves; the layout is as in `row`.
+            unsafe { s.cast::<[Real; 8]>().write(*row) }
         }
-        // SAFETY: in bounds (checked by `item`); index `i` belongs to one
-        // constraint of this colour, which only one thread solves; the
-        // layout is as in `row`.
-        unsafe { self.states.item(i as usize).cast::<[Real; 8]>().write(*row) }
     }
 
     /// Writes back body `i`'s velocities, held within [`SANE_VELOCITY`]
@@ -127,15 +134,13 @@ impl<'a> States<'a> {
     /// Writes back body `i`'s velocities; immovable bodies are left alone.
     #[inline]
     pub fn store_velocity(&self, i: u32, v: Vec2, w: Real) {
-        if i == NO_INDEX {
-            return;
-        }
-        // SAFETY: in bounds (checked by `item`); index `i` belongs to one
-        // constraint of this colour, which only one thread solves.
-        unsafe {
-            let s = self.states.item(i as usize);
-            (*s).v = v;
-            (*s).w = w;
+        if let Some(s) = self.slot(i) {
+            // SAFETY: in bounds; index `i` belongs to one constraint of this
+            // colour, which only one thread solves.
+            unsafe {
+                (*s).v = v;
+                (*s).w = w;
+            }
         }
     }
 }

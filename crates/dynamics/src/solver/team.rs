@@ -281,13 +281,12 @@ impl<'a, T> BlockSlice<'a, T> {
         Self { ptr: items.as_mut_ptr(), len: items.len(), _slice: PhantomData }
     }
 
-    /// A pointer to item `i`, which must be in bounds (checked); reading or
-    /// writing through it is the caller's to make sound, as for [`range`](Self::range).
+    /// A pointer to item `i`, or `None` past the end: one comparison that
+    /// also tells an index standing for no item (`NO_INDEX`) from a real one.
     #[inline(always)]
-    pub fn item(&self, i: usize) -> *mut T {
-        assert!(i < self.len);
-        // SAFETY: in bounds (checked above), within the one allocation.
-        unsafe { self.ptr.add(i) }
+    pub fn get(&self, i: usize) -> Option<*mut T> {
+        // SAFETY: in bounds (checked), within the one allocation.
+        (i < self.len).then(|| unsafe { self.ptr.add(i) })
     }
 
     /// The items `range`, which must be in bounds (checked).
