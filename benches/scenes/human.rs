@@ -20,15 +20,15 @@ pub struct HumanJoints {
 /// the core, radius, the core's offset along y), its linear damping, its
 /// parent and the joint to it (pivot height, limits as fractions of π), and
 /// the share of the friction torque its joint gets.
-struct Bone {
-    y: Real,
-    core: (Real, Real),
-    radius: Real,
-    damping: Real,
-    parent: Option<usize>,
-    pivot_y: Real,
-    limits: (Real, Real),
-    friction_scale: Real,
+pub struct Bone {
+    pub y: Real,
+    pub core: (Real, Real),
+    pub radius: Real,
+    pub damping: Real,
+    pub parent: Option<usize>,
+    pub pivot_y: Real,
+    pub limits: (Real, Real),
+    pub friction_scale: Real,
 }
 
 const HIP: usize = 0;
@@ -57,7 +57,7 @@ const fn bone(
 /// linear damping, parent, pivot height, limits (× π) and friction share. The
 /// core runs from `core.0` to `core.1` along the bone's y axis.
 #[rustfmt::skip]
-const BONES: [Bone; 11] = [
+pub const BONES: [Bone; 11] = [
     bone(0.95,  (-0.02, 0.02),   0.095, 0.0, None,                  0.0,   (0.0, 0.0),    1.0),  // hip
     bone(1.2,   (-0.135, 0.135), 0.09,  0.0, Some(HIP),             1.0,   (-0.25, 0.0),  0.5),  // torso
     bone(1.475, (-0.038, 0.039), 0.075, 0.1, Some(TORSO),           1.4,   (-0.3, 0.1),   0.25), // head
@@ -72,11 +72,11 @@ const BONES: [Bone; 11] = [
 ];
 
 /// The lower legs, which carry the feet.
-const LOWER_LEGS: [usize; 2] = [4, 6];
+pub const LOWER_LEGS: [usize; 2] = [4, 6];
 
 /// Lower legs carry a foot: this outline, rounded by 1.5 cm.
-const FOOT: [(Real, Real); 4] = [(-0.03, -0.185), (0.11, -0.185), (0.11, -0.16), (-0.03, -0.14)];
-const FOOT_ROUNDING: Real = 0.015;
+pub const FOOT: [(Real, Real); 4] = [(-0.03, -0.185), (0.11, -0.185), (0.11, -0.16), (-0.03, -0.14)];
+pub const FOOT_ROUNDING: Real = 0.015;
 
 /// Adds a ragdoll standing with its feet at `position`. Its bones never
 /// collide with each other (negative `group`, shared by every ragdoll given

@@ -15,15 +15,17 @@ pub const NAME: &str = "rain";
 pub const STEPS: usize = 1000;
 
 /// Floors, columns and ragdolls per group.
-const ROWS: usize = 5;
-const COLUMNS: usize = 40;
-const GROUP_SIZE: usize = 5;
+pub const ROWS: usize = 5;
+pub const COLUMNS: usize = 40;
+pub const GROUP_SIZE: usize = 5;
 /// The floors: 501 boxes of 0.5 m side from x = −125, one floor every 45 m.
-const GRID_SIZE: Real = 0.5;
-const GRID_COUNT: usize = 500;
-const FLOOR_SPACING: Real = 45.0;
+pub const GRID_SIZE: Real = 0.5;
+pub const GRID_COUNT: usize = 500;
+pub const FLOOR_SPACING: Real = 45.0;
+/// The ragdolls' joint friction and springs.
+pub const JOINTS: HumanJoints = HumanJoints { friction_torque: 0.05, hertz: 5.0, damping_ratio: 0.5 };
 /// A column spawns on every step whose number has these bits clear.
-const SPAWN_EVERY: usize = 0b111;
+pub const SPAWN_EVERY: usize = 0b111;
 
 /// The ground: one fixed body with the five floors. Ragdolls come from
 /// [`update`], which the runners call before each step.
@@ -69,24 +71,32 @@ pub fn update(world: &mut World, step: usize) {
 }
 
 /// The user data of the bodies of group (`row`, `column`).
-fn group_tag(row: usize, column: usize) -> u64 {
+pub fn group_tag(row: usize, column: usize) -> u64 {
     (row * COLUMNS + column) as u64 + 1
 }
 
 /// The column of a group's user data.
-fn group_column(tag: u64) -> usize {
+pub fn group_column(tag: u64) -> usize {
     (tag as usize - 1) % COLUMNS
 }
 
-/// Five ragdolls side by side, 0.5 m apart, 40 m above floor `row`.
-fn add_group(world: &mut World, row: usize, column: usize) {
+/// Where the first ragdoll of group (`row`, `column`) stands: 40 m above
+/// floor `row`, in the middle of the column's share of the floor's width.
+pub fn group_origin(row: usize, column: usize) -> Point {
     let span = GRID_COUNT as Real * GRID_SIZE;
     let spacing = span / COLUMNS as Real;
-    let joints = HumanJoints { friction_torque: 0.05, hertz: 5.0, damping_ratio: 0.5 };
-    let mut position =
-        Point::new(-0.5 * span + spacing * (column as Real + 0.5), 40.0 + FLOOR_SPACING * row as Real);
+    Point::new(-0.5 * span + spacing * (column as Real + 0.5), 40.0 + FLOOR_SPACING * row as Real)
+}
+
+/// The distance between neighbouring ragdolls of a group, m.
+pub const RAGDOLL_SPACING: Real = 0.5;
+
+/// Five ragdolls side by side, 0.5 m apart, 40 m above floor `row`; the
+/// `i`-th of a group is in collision group −(i + 1).
+fn add_group(world: &mut World, row: usize, column: usize) {
+    let mut position = group_origin(row, column);
     for i in 0..GROUP_SIZE {
-        add_human(world, position, -(i as i32 + 1), joints, group_tag(row, column));
-        position.x += 0.5;
+        add_human(world, position, -(i as i32 + 1), JOINTS, group_tag(row, column));
+        position.x += RAGDOLL_SPACING;
     }
 }

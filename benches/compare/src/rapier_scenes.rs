@@ -47,6 +47,13 @@ pub fn build(name: &str) -> Option<PhysicsWorld> {
     })
 }
 
+/// An empty world with the common settings and gravity (0, −10) m/s², for
+/// scenes built elsewhere (`rapier_rain.rs`, which only `--bin scenes` has).
+#[allow(dead_code)]
+pub fn empty_world() -> PhysicsWorld {
+    world(gravity())
+}
+
 /// An empty world with the common settings and the given gravity.
 fn world(gravity: Vector) -> PhysicsWorld {
     let mut world = PhysicsWorld::new();

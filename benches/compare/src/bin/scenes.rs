@@ -6,7 +6,8 @@
 //! ```
 //!
 //! Each scene of `benches/scenes/` is built in both engines (Rapier's builders
-//! are in `src/rapier_scenes.rs`) and stepped in alternating runs: Lamina run 1,
+//! are in `src/rapier_scenes.rs` and, for `rain`, `src/rapier_rain.rs`) and
+//! stepped in alternating runs: Lamina run 1,
 //! Rapier run 1, Lamina run 2, ... Each run builds its world fresh and steps it
 //! the scene's step count (or `--steps`); only the steps are timed. Lamina steps
 //! on a rayon pool of `--threads` threads (default 1); Rapier is built without
@@ -19,6 +20,8 @@
 
 #[path = "../counting_alloc.rs"]
 mod counting_alloc;
+#[path = "../rapier_rain.rs"]
+mod rapier_rain;
 #[path = "../rapier_scenes.rs"]
 mod rapier_scenes;
 #[path = "../../../scenes/mod.rs"]
@@ -38,7 +41,7 @@ const USAGE: &str = "\
 usage: scenes [--scene NAME|all] [--steps N] [--runs K] [--threads N] [--no-memory]
 
   --scene      a scene name or `all` (default all): large_pyramid, many_pyramids, smash, tumbler, spinner,
-               joint_grid (rain has no Rapier builder yet: `all` skips it)
+               joint_grid, rain
   --steps      steps per run (default: each scene's own count)
   --runs       runs per engine and scene, alternating Lamina and Rapier (default 3)
   --threads    threads of Lamina's rayon pool (default 1); Rapier runs on one thread
@@ -214,7 +217,7 @@ fn run(options: &Options) -> Result<(), String> {
         .map_err(|e| format!("cannot start a pool of {} threads: {e}", options.threads))?;
     let mut scenes = Vec::new();
     for &scene in &options.scenes {
-        if rapier_scenes::build(scene.name).is_some() {
+        if rapier_build(scene.name).is_some() {
             scenes.push(scene);
         } else if options.scenes.len() == 1 {
             return Err(format!("no Rapier builder for scene `{}`", scene.name));
@@ -339,17 +342,31 @@ fn run_lamina(scene: &Scene, steps: usize) -> (f64, EndState) {
 
 /// Builds the scene in Rapier, steps it, and returns ms per step and the end state.
 fn run_rapier(name: &str, steps: usize) -> (f64, EndState) {
-    let mut world = rapier_scenes::build(name).expect("checked before the runs");
+    let mut world = rapier_build(name).expect("checked before the runs");
     let start = rapier_places(&world);
     let mut elapsed = Duration::ZERO;
-    for _ in 0..steps {
+    for step in 0..steps {
         let t = Instant::now();
+        if name == rapier_rain::NAME {
+            rapier_rain::update(&mut world, step);
+        }
         world.step();
         elapsed += t.elapsed();
     }
     let (pairs, touching) = rapier_pairs(&world);
     let end = end_state(name, world.bodies.len(), pairs, touching, &start, &rapier_places(&world));
     (ms_per_step(elapsed, steps), end)
+}
+
+/// The scene of that name built in Rapier (`rain` from `rapier_rain.rs`, the
+/// others from `rapier_scenes.rs`), or `None`.
+fn rapier_build(name: &str) -> Option<PhysicsWorld> {
+    if name == rapier_rain::NAME {
+        let mut world = rapier_scenes::empty_world();
+        rapier_rain::build(&mut world);
+        return Some(world);
+    }
+    rapier_scenes::build(name)
 }
 
 fn ms_per_step(elapsed: Duration, steps: usize) -> f64 {
