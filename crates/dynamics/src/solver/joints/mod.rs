@@ -329,7 +329,7 @@ pub(crate) struct Substep {
 
 impl Substep {
     /// B's frame angle relative to A's, rad, in (−π, π].
-    #[inline]
+    #[inline(always)]
     pub fn relative_angle(&self) -> Real {
         // sin and cos of (angle B − angle A).
         let (a, b) = (&(self.dqa * self.qa0), &(self.dqb * self.qb0));
@@ -365,7 +365,7 @@ impl Velocities {
     }
 
     /// The velocity of B's anchor relative to A's.
-    #[inline]
+    #[inline(always)]
     pub fn point_velocity(&self, s: &Substep) -> Vec2 {
         let (a, b) = (&self.state_a, &self.state_b);
         let va = a.v + Vec2::new(-s.ra.y, s.ra.x) * a.w;
@@ -374,7 +374,7 @@ impl Velocities {
     }
 
     /// Applies `impulse` at the anchors: on B, and its opposite on A.
-    #[inline]
+    #[inline(always)]
     pub fn apply_point(&mut self, c: &JointConstraint, s: &Substep, impulse: Vec2) {
         self.state_a.v -= impulse * c.inv_mass_a;
         self.state_a.w -= c.inv_i_a * cross(&s.ra, &impulse);
@@ -383,7 +383,7 @@ impl Velocities {
     }
 
     /// Applies an angular impulse: on B, and its opposite on A.
-    #[inline]
+    #[inline(always)]
     pub fn apply_angular(&mut self, c: &JointConstraint, impulse: Real) {
         self.state_a.w -= c.inv_i_a * impulse;
         self.state_b.w += c.inv_i_b * impulse;
@@ -426,7 +426,7 @@ impl AxialRow {
     /// With `u` the anchors' velocity change per unit angular impulse and `K`
     /// the point rows' matrix, the point impulse is `−K⁻¹u` and the row's
     /// inverse mass is `iA + iB − uᵀK⁻¹u` (a Schur complement).
-    #[inline]
+    #[inline(always)]
     pub fn about_anchor(c: &JointConstraint, s: &Substep) -> Self {
         let (ia, ib) = (c.inv_i_a, c.inv_i_b);
         let u = Vec2::new(-ib * s.rb.y - ia * s.ra.y, ib * s.rb.x + ia * s.ra.x);
@@ -449,13 +449,13 @@ impl AxialRow {
         Self { n, ja, jb, mass: if k > 0.0 { 1.0 / k } else { 0.0 }, point: zero, ra: zero, rb: zero }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn velocity(&self, v: &Velocities) -> Real {
         let (a, b) = (&v.state_a, &v.state_b);
         self.n.dot(&(b.v - a.v)) + self.jb * b.w - self.ja * a.w
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn apply(&self, c: &JointConstraint, v: &mut Velocities, impulse: Real) {
         let p = self.n * impulse;
         v.state_a.v -= p * c.inv_mass_a;
@@ -472,7 +472,7 @@ impl AxialRow {
     }
 
     /// A spring pulling the row's position `position` toward 0.
-    #[inline]
+    #[inline(always)]
     pub fn solve_spring(
         &self,
         c: &JointConstraint,
@@ -490,7 +490,7 @@ impl AxialRow {
 
     /// A motor driving the row's velocity to `c.motor_speed`, within
     /// `c.max_motor_impulse`.
-    #[inline]
+    #[inline(always)]
     pub fn solve_motor(&self, c: &JointConstraint, v: &mut Velocities, accumulated: &mut Real) {
         let vel = self.velocity(v) - c.motor_speed;
         let old = *accumulated;
@@ -501,7 +501,7 @@ impl AxialRow {
     }
 
     /// The lower and upper limits on the row's position `position`.
-    #[inline]
+    #[inline(always)]
     pub fn solve_limits(
         &self,
         c: &JointConstraint,
@@ -517,7 +517,7 @@ impl AxialRow {
 
     /// A one-sided row that keeps `gap ≥ 0`, pushing with `sign` along the
     /// row: speculative while the gap is open, soft once it is closed.
-    #[inline]
+    #[inline(always)]
     pub fn solve_one_sided(
         &self,
         c: &JointConstraint,
