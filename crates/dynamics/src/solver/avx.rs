@@ -22,6 +22,7 @@ use super::body_state::States;
 use super::bundles::LaneBundle;
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
+use super::joints::revolute_bundle::RevoluteBundle;
 use super::lane_passes::LanePass;
 use super::lanes::Lanes;
 use crate::body::NO_INDEX;
@@ -50,6 +51,16 @@ pub(crate) unsafe fn contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<
 #[target_feature(enable = "avx")]
 pub(crate) unsafe fn points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Avx8>, states: &States) {
     pass.points(bundle, states);
+}
+
+/// Runs `pass` on eight revolute joints, compiled for AVX.
+///
+/// # Safety
+///
+/// The processor must have AVX ([`available`]).
+#[target_feature(enable = "avx")]
+pub(crate) unsafe fn revolutes<P: LanePass>(pass: &P, bundle: &mut RevoluteBundle<Avx8>, states: &States) {
+    pass.revolutes(bundle, states);
 }
 
 /// Completes a bundle packed in eight lanes, compiled for AVX.
@@ -415,6 +426,27 @@ mod tests {
                 world.add_collider(link, ColliderDesc::new(Shape::rectangle(0.25, 0.05))).unwrap();
                 let anchor = lamina_geometry::Point::new(x, 12.0);
                 world.add_joint(crate::JointDesc::revolute(previous, link, anchor)).unwrap();
+                previous = link;
+            }
+            // A chain of revolute joints with limits, motors and springs, in
+            // turn and together: revolute bundles of mixed lanes.
+            let mut previous = ground;
+            for i in 0..20 {
+                let x = 20.0 + 0.5 * i as f32;
+                let link = world.add_body(BodyDesc::dynamic().translation(x + 0.25, 14.0));
+                world.add_collider(link, ColliderDesc::new(Shape::rectangle(0.25, 0.05))).unwrap();
+                let anchor = lamina_geometry::Point::new(x, 14.0);
+                let mut joint = crate::JointDesc::revolute(previous, link, anchor);
+                if i % 2 == 0 {
+                    joint = joint.limits(-0.3, 0.2);
+                }
+                if i % 3 == 0 {
+                    joint = joint.motor(0.5, 2.0);
+                }
+                if i % 4 != 3 {
+                    joint = joint.spring(3.0, 0.4);
+                }
+                world.add_joint(joint).unwrap();
                 previous = link;
             }
             world

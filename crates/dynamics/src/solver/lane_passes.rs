@@ -14,6 +14,7 @@ use super::bundles::{LaneBundle, pack_bundles};
 use super::constraint_graph::{COLOR_COUNT, ColorOrder};
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
+use super::joints::revolute_bundle::RevoluteBundle;
 use super::lanes::Lanes;
 use super::team::BlockSlice;
 
@@ -65,6 +66,8 @@ pub(crate) trait LanePass: Sync {
     fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States);
     /// Runs the pass on one bundle of point joints.
     fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States);
+    /// Runs the pass on one bundle of revolute joints with angular rows.
+    fn revolutes<W: Lanes>(&self, bundle: &mut RevoluteBundle<W>, states: &States);
 }
 
 /// Applies the impulses accumulated in the last step.
@@ -77,6 +80,10 @@ impl LanePass for WarmStart {
     }
     #[inline(always)]
     fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
+        bundle.warm_start(states);
+    }
+    #[inline(always)]
+    fn revolutes<W: Lanes>(&self, bundle: &mut RevoluteBundle<W>, states: &States) {
         bundle.warm_start(states);
     }
 }
@@ -97,6 +104,10 @@ impl LanePass for Solve {
     fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
         bundle.solve(states, self.use_bias);
     }
+    #[inline(always)]
+    fn revolutes<W: Lanes>(&self, bundle: &mut RevoluteBundle<W>, states: &States) {
+        bundle.solve(states, self.inv_h, self.use_bias);
+    }
 }
 
 /// Restitution of the points that approached faster than `threshold`
@@ -112,6 +123,8 @@ impl LanePass for Restitution {
     }
     #[inline(always)]
     fn points<W: Lanes>(&self, _: &mut PointJointBundle<W>, _: &States) {}
+    #[inline(always)]
+    fn revolutes<W: Lanes>(&self, _: &mut RevoluteBundle<W>, _: &States) {}
 }
 
 /// Bundles of one width as the blocks of a stage share them (see
@@ -179,6 +192,20 @@ pub(crate) fn eight_contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<E
 pub(crate) fn eight_points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Eight>, states: &States) {
     // SAFETY: as in `eight_contacts`.
     unsafe { super::avx::points(pass, bundle, states) }
+}
+
+/// `pass` on eight revolute joints, compiled for AVX.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+#[inline(always)]
+pub(crate) fn eight_revolutes<P: LanePass>(pass: &P, bundle: &mut RevoluteBundle<Eight>, states: &States) {
+    // SAFETY: as in `eight_contacts`.
+    unsafe { super::avx::revolutes(pass, bundle, states) }
+}
+
+/// Without eight lanes the solver never holds eight-lane bundles.
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+pub(crate) fn eight_revolutes<P: LanePass>(pass: &P, bundle: &mut RevoluteBundle<Eight>, states: &States) {
+    pass.revolutes(bundle, states);
 }
 
 /// Without eight lanes the solver never holds eight-lane bundles.

@@ -23,9 +23,11 @@ use super::contact_bundle::ContactBundle;
 use super::contact_solver::prepare as prepare_contact;
 use super::integrate;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
+use super::joints::revolute_bundle::RevoluteBundle;
 use super::joints::{JointBody, JointConstraint, JointContext};
 use super::lane_passes::{
     BundleBlocks, Bundles, Eight, LanePass, Restitution, Solve, WarmStart, eight_contacts, eight_points,
+    eight_revolutes,
 };
 use super::lanes::Lanes;
 use super::team::{BlockSlice, Team};
@@ -78,10 +80,17 @@ pub(crate) struct Solver {
     /// with the grouped order).
     #[cfg(test)]
     keep_colour_order: bool,
+    /// Solves revolute joints with angular rows one at a time (for tests
+    /// that compare the bundles with the one-joint code).
+    #[cfg(test)]
+    revolutes_alone: bool,
     /// Each joint constraint's joint, whether it is a plain point joint
     /// (solved in bundles), and its bodies' solver indices.
     joint_keys: Vec<JointKey>,
     joint_plain: Vec<bool>,
+    /// Whether each joint is a revolute joint with angular rows (a spring,
+    /// a motor or limits): solved in bundles of its own.
+    joint_revolute: Vec<bool>,
     joint_bodies: Vec<(u32, u32)>,
     graph: ConstraintGraph,
     /// The constraints' bodies and the body count the graph was last coloured
@@ -94,6 +103,17 @@ pub(crate) struct Solver {
     /// bundles) and the others (solved one by one).
     plain_joints: ColorOrder,
     other_joints: ColorOrder,
+    /// The coloured joints that are not plain point joints, then those of
+    /// them that are revolute joints with angular rows (solved in bundles).
+    not_plain_joints: ColorOrder,
+    revolute_joints: ColorOrder,
+    /// The revolute joints with angular rows prepared for this step, in
+    /// colour order (`revolute_joints`), and each listed joint's place there.
+    revolutes: Vec<JointConstraint>,
+    revolute_place: Vec<u32>,
+    /// Those joints packed in lanes, colour by colour.
+    revolute_bundles: Bundles<RevoluteBundle, RevoluteBundle<Eight>>,
+    revolute_bundle_starts: [usize; COLOR_COUNT + 1],
     /// The other joints prepared for this step, in colour order.
     joints: Vec<JointConstraint>,
     /// The plain point joints packed in lanes, colour by colour:
@@ -125,6 +145,7 @@ impl Solver {
     pub fn use_four_lanes(&mut self) {
         self.bundles = Bundles::Four(Vec::new());
         self.point_bundles = Bundles::Four(Vec::new());
+        self.revolute_bundles = Bundles::Four(Vec::new());
     }
 
     /// Packs contacts in the colour order as it is, one- and two-point
@@ -132,6 +153,13 @@ impl Solver {
     #[cfg(test)]
     pub fn keep_colour_order(&mut self) {
         self.keep_colour_order = true;
+    }
+
+    /// Solves revolute joints with angular rows one at a time, as other
+    /// joints are (for tests that compare the bundles with that code).
+    #[cfg(test)]
+    pub fn solve_revolutes_alone(&mut self) {
+        self.revolutes_alone = true;
     }
 
     /// Whether this step packed the contacts grouped by point count (for
@@ -191,12 +219,18 @@ impl Solver {
         let index = |k: BodyKey| solver_index(solver_of_slot, k);
         self.joint_keys.clear();
         self.joint_plain.clear();
+        self.joint_revolute.clear();
         self.joint_bodies.clear();
         for (key, j) in joints.iter() {
             let (ia, ib) = (index(j.desc.body_a), index(j.desc.body_b));
             if ia != NO_INDEX || ib != NO_INDEX {
                 self.joint_keys.push(key);
-                self.joint_plain.push(j.is_plain_point());
+                let plain = j.is_plain_point();
+                self.joint_plain.push(plain);
+                let revolute = !plain && j.desc.kind == crate::JointKind::Revolute;
+                #[cfg(test)]
+                let revolute = revolute && !self.revolutes_alone;
+                self.joint_revolute.push(revolute);
                 self.joint_bodies.push((ia, ib));
             }
         }
@@ -289,8 +323,13 @@ impl Solver {
                 center: lamina_geometry::Point::origin(),
             },
         };
-        let (keys, plain) = (&self.joint_keys, &self.joint_plain);
-        self.graph.joints.split(|i| plain[i as usize], &mut self.plain_joints, &mut self.other_joints);
+        let (keys, plain, revolute) = (&self.joint_keys, &self.joint_plain, &self.joint_revolute);
+        self.graph.joints.split(|i| plain[i as usize], &mut self.plain_joints, &mut self.not_plain_joints);
+        self.not_plain_joints.split(
+            |i| revolute[i as usize],
+            &mut self.revolute_joints,
+            &mut self.other_joints,
+        );
         let prepare_joint = |i: u32| {
             let j = &joints[keys[i as usize]];
             JointConstraint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
@@ -299,17 +338,21 @@ impl Solver {
             let j = &joints[keys[i as usize]];
             PointJoint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
         };
-        let order = &self.other_joints.order;
-        if order.len() < 2 * JOINT_PREPARE_CHUNK {
-            self.joints.clear();
-            self.joints.extend(order.iter().map(|&i| prepare_joint(i)));
-        } else {
-            order
-                .par_iter()
-                .with_min_len(JOINT_PREPARE_CHUNK)
-                .map(|&i| prepare_joint(i))
-                .collect_into_vec(&mut self.joints);
+        prepare_in_order(&self.other_joints.order, &prepare_joint, &mut self.joints);
+        prepare_in_order(&self.revolute_joints.order, &prepare_joint, &mut self.revolutes);
+        self.revolute_place.clear();
+        self.revolute_place.resize(keys.len(), NO_INDEX);
+        for (place, &i) in self.revolute_joints.order.iter().enumerate() {
+            self.revolute_place[i as usize] = place as u32;
         }
+        let (revolutes, places) = (&self.revolutes, &self.revolute_place);
+        let prepared_revolute = |i: u32| revolutes[places[i as usize] as usize];
+        self.revolute_bundles.pack(
+            &self.revolute_joints,
+            &mut self.revolute_bundle_starts,
+            prepared_revolute,
+            |_| {},
+        );
         self.point_bundles.pack(&self.plain_joints, &mut self.point_bundle_starts, prepare_point, |_| {});
 
         // Contacts with immovable bodies are made twice as stiff (nothing on
@@ -371,9 +414,11 @@ impl Solver {
         let view = ColorView {
             joint_starts: &self.other_joints.starts,
             point_starts: &self.point_bundle_starts,
+            revolute_starts: &self.revolute_bundle_starts,
             contact_starts: &self.bundle_starts,
             joints: BlockSlice::new(&mut self.joints),
             points: BundleBlocks::new(&mut self.point_bundles),
+            revolutes: BundleBlocks::new(&mut self.revolute_bundles),
             contacts: BundleBlocks::new(&mut self.bundles),
             states: States::new(&mut self.states),
         };
@@ -414,6 +459,7 @@ impl Solver {
             .map(|c| {
                 let items = count(&self.other_joints.starts, c)
                     + count(&self.point_bundle_starts, c)
+                    + count(&self.revolute_bundle_starts, c)
                     + count(&self.bundle_starts, c);
                 (c as u8, items)
             })
@@ -443,7 +489,13 @@ impl Solver {
             Bundles::Four(bundles) => store_contact_impulses(bundles, places, keys, staged, contacts),
             Bundles::Eight(bundles) => store_contact_impulses(bundles, places, keys, staged, contacts),
         }
-        for (c, &member) in self.joints.iter().zip(&self.other_joints.order) {
+        let places = &self.revolute_place;
+        match &self.revolute_bundles {
+            Bundles::Four(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
+            Bundles::Eight(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
+        }
+        let alone = self.joints.iter().zip(&self.other_joints.order);
+        for (c, &member) in alone.chain(self.revolutes.iter().zip(&self.revolute_joints.order)) {
             let joint = &mut joints[self.joint_keys[member as usize]];
             if !c.impulses.is_finite() {
                 joint.clear_impulses();
@@ -457,6 +509,21 @@ impl Solver {
             Bundles::Four(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
             Bundles::Eight(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
         }
+    }
+}
+
+/// The joints `order` prepared by `prepare`, in that order, into `out`; in
+/// parallel where there are enough of them.
+fn prepare_in_order(
+    order: &[u32],
+    prepare: &(impl Fn(u32) -> JointConstraint + Sync),
+    out: &mut Vec<JointConstraint>,
+) {
+    if order.len() < 2 * JOINT_PREPARE_CHUNK {
+        out.clear();
+        out.extend(order.iter().map(|&i| prepare(i)));
+    } else {
+        order.par_iter().with_min_len(JOINT_PREPARE_CHUNK).map(|&i| prepare(i)).collect_into_vec(out);
     }
 }
 
@@ -505,14 +572,16 @@ enum Pass {
 
 /// The constraints and body states as the blocks of a stage share them.
 /// A colour's items are its joints solved alone, then its bundles of point
-/// joints, then its bundles of contacts; `*_starts[c]..*_starts[c + 1]` is
+/// joints, of revolute joints with angular rows, then of contacts; `*_starts[c]..*_starts[c + 1]` is
 /// colour `c`'s part of each list.
 struct ColorView<'a> {
     joint_starts: &'a [usize; COLOR_COUNT + 1],
     point_starts: &'a [usize; COLOR_COUNT + 1],
+    revolute_starts: &'a [usize; COLOR_COUNT + 1],
     contact_starts: &'a [usize; COLOR_COUNT + 1],
     joints: BlockSlice<'a, JointConstraint>,
     points: BundleBlocks<'a, PointJointBundle, PointJointBundle<Eight>>,
+    revolutes: BundleBlocks<'a, RevoluteBundle, RevoluteBundle<Eight>>,
     contacts: BundleBlocks<'a, ContactBundle, ContactBundle<Eight>>,
     states: States<'a>,
 }
@@ -543,8 +612,12 @@ impl ColorView<'_> {
             offset += len;
             range
         };
-        let (joints, points, contacts) =
-            (part(self.joint_starts), part(self.point_starts), part(self.contact_starts));
+        let (joints, points, revolutes, contacts) = (
+            part(self.joint_starts),
+            part(self.point_starts),
+            part(self.revolute_starts),
+            part(self.contact_starts),
+        );
         let states = &self.states;
         // SAFETY: the caller's promise, for each list's share of the block.
         unsafe {
@@ -552,6 +625,12 @@ impl ColorView<'_> {
                 joint(j, states);
             }
             self.points.run(points, states, |b, st| pass.points(b, st), |b, st| eight_points(pass, b, st));
+            self.revolutes.run(
+                revolutes,
+                states,
+                |b, st| pass.revolutes(b, st),
+                |b, st| eight_revolutes(pass, b, st),
+            );
             self.contacts.run(
                 contacts,
                 states,
@@ -568,6 +647,22 @@ impl ColorView<'_> {
 /// finite value. The impulse itself stays as solved.
 fn saturated(value: Real) -> Real {
     value.clamp(-Real::MAX, Real::MAX)
+}
+
+/// Gives each prepared revolute joint (at its place, `places`) the impulses
+/// its lane of the bundles accumulated.
+fn take_revolute_impulses<W: Lanes>(
+    bundles: &[RevoluteBundle<W>],
+    places: &[u32],
+    revolutes: &mut [JointConstraint],
+) {
+    for bundle in bundles {
+        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
+            if member != NO_INDEX {
+                revolutes[places[member as usize] as usize].impulses = bundle.impulses(l);
+            }
+        }
+    }
 }
 
 /// Writes each bundle's accumulated impulses back to its lanes' point joints,
