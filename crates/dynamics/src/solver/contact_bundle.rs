@@ -68,6 +68,9 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
     pub used: W,
     /// Some lane has a second point: without one, the passes skip its rows.
     pub two_points: bool,
+    /// Some lane bounces (restitution above zero): without one, the solve
+    /// does not track the largest normal impulse, which only restitution reads.
+    pub bouncy: bool,
     pub points: [PointW<W>; 2],
 }
 
@@ -87,6 +90,7 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
         has_block: W::ZERO,
         used: W::ZERO,
         two_points: false,
+        bouncy: false,
         points: [PointW::EMPTY; 2],
     };
 
@@ -144,6 +148,7 @@ impl<W: Lanes> ContactBundle<W> {
         let (zero, one) = (W::ZERO, W::ONE);
         let (n, two) = (self.normal, self.has_block);
         self.two_points = two.any();
+        self.bouncy = self.restitution.simd_gt(zero).any();
         let t = n.right_perp();
         let LaneBodies { inv_mass_a: ma, inv_i_a: ia, inv_mass_b: mb, inv_i_b: ib, .. } = self.bodies;
         let mut rn = [(zero, zero); 2];
@@ -292,7 +297,9 @@ impl<W: Lanes> ContactBundle<W> {
                 let p = &mut self.points[k];
                 let applied = select(solved, yk - x_old[k], zero);
                 p.normal_impulse = select(solved, yk, x_old[k]);
-                p.max_normal_impulse = max(p.max_normal_impulse, applied);
+                if self.bouncy {
+                    p.max_normal_impulse = max(p.max_normal_impulse, applied);
+                }
                 self.apply(&mut bodies, k, &(n * applied));
             }
             sequential = sequential & !solved;
@@ -305,7 +312,9 @@ impl<W: Lanes> ContactBundle<W> {
                 let accumulated = max(p.normal_impulse + impulse, zero);
                 let applied = select(sequential, accumulated - p.normal_impulse, zero);
                 p.normal_impulse = select(sequential, accumulated, p.normal_impulse);
-                p.max_normal_impulse = max(p.max_normal_impulse, applied);
+                if self.bouncy {
+                    p.max_normal_impulse = max(p.max_normal_impulse, applied);
+                }
                 self.apply(&mut bodies, k, &(n * applied));
             }
         }

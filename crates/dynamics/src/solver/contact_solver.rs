@@ -28,7 +28,8 @@ pub(crate) struct ConstraintPoint {
     pub separation: Real,
     pub normal_impulse: Real,
     pub tangent_impulse: Real,
-    /// Normal velocity before solving, for restitution.
+    /// Normal velocity before solving, for restitution (zero where the
+    /// contact does not bounce).
     pub relative_velocity: Real,
 }
 
@@ -65,16 +66,20 @@ pub(crate) fn prepare(
     let n = manifold.normal;
     let count = manifold.count as usize;
     let mut points = [ConstraintPoint::default(); 2];
+    // Only restitution reads the approach velocity, and only where the
+    // contact bounces: others skip the bodies' states.
+    let bouncy = manifold.restitution > 0.0;
     for (cp, p) in points.iter_mut().zip(&manifold.points[..count]) {
         let (ra, rb) = (p.anchor_a, p.anchor_b);
-        let dv = relative_velocity(state_a, state_b, &ra, &rb);
+        let relative_velocity =
+            if bouncy { n.dot(&relative_velocity(state_a, state_b, &ra, &rb)) } else { 0.0 };
         *cp = ConstraintPoint {
             anchor_a: ra,
             anchor_b: rb,
             separation: p.separation,
             normal_impulse: if warm_start { p.normal_impulse } else { 0.0 },
             tangent_impulse: if warm_start { p.tangent_impulse } else { 0.0 },
-            relative_velocity: n.dot(&dv),
+            relative_velocity,
         };
     }
     // Contacts against immovable bodies are made twice as stiff: nothing on the
