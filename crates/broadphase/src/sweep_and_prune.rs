@@ -39,6 +39,13 @@ impl Default for BroadPhaseSettings {
     }
 }
 
+/// How many times the margin a proxy gets whose filter accepts none of the
+/// categories present (the links of a chain or a grid that never collide
+/// with each other): it makes no pair, so its box costs nothing to grow, and
+/// a larger box is left less often. Queries of the world read such proxies
+/// with a few more candidates.
+const LONELY_MARGIN_SCALE: Real = 25.0;
+
 /// Entries of a swept region per search (see [`plan_searches`]):
 /// a few tens of microseconds of work, long enough to be worth a task.
 const SWEEP_RUN: usize = 256;
@@ -336,18 +343,24 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         list.into_iter()
     }
 
-    /// Checks a tight box and grows it by the margin.
-    fn fatten(&self, tight: &Aabb) -> Result<Aabb, BroadPhaseError<K>> {
+    /// Checks a tight box and grows it by the margin, for a proxy of pair
+    /// filter `filter`: [`LONELY_MARGIN_SCALE`] times
+    /// the margin where it accepts none of the categories present, since
+    /// such a proxy makes no pair however large its box, and moves less often.
+    fn fatten(&self, tight: &Aabb, filter: &PairFilter) -> Result<Aabb, BroadPhaseError<K>> {
         if !tight.is_valid() {
             return Err(BroadPhaseError::InvalidAabb { mins: tight.mins, maxs: tight.maxs });
         }
-        let fat = tight.loosened(self.settings.margin);
+        // The proxy's own categories count as present: a proxy being added
+        // is not alone in the world with itself.
+        let margin = if filter.mask & (self.categories | filter.category) == 0 {
+            self.settings.margin * LONELY_MARGIN_SCALE
+        } else {
+            self.settings.margin
+        };
+        let fat = tight.loosened(margin);
         if !fat.is_valid() {
-            return Err(BroadPhaseError::FatAabbOverflow {
-                mins: tight.mins,
-                maxs: tight.maxs,
-                margin: self.settings.margin,
-            });
+            return Err(BroadPhaseError::FatAabbOverflow { mins: tight.mins, maxs: tight.maxs, margin });
         }
         Ok(fat)
     }
@@ -369,7 +382,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         aabb: Aabb,
         filter: PairFilter,
     ) -> Result<(), BroadPhaseError<K>> {
-        let fat = self.fatten(&aabb)?;
+        let fat = self.fatten(&aabb, &filter)?;
         if self.keys.contains_key(&key) {
             return Err(BroadPhaseError::DuplicateKey(key));
         }
@@ -438,7 +451,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         if self.proxies[id as usize].fat.contains(&aabb) {
             return Ok((None, ProxyHint(id)));
         }
-        let fat = self.fatten(&aabb)?;
+        let fat = self.fatten(&aabb, &self.proxies[id as usize].filter)?;
         self.relocate(id, fat);
         self.queue(id);
         Ok((Some(fat), ProxyHint(id)))
@@ -955,6 +968,40 @@ mod tests {
     use lamina_geometry::{Point, Vec2};
 
     use crate::test_rng::Rng;
+
+    /// A proxy whose filter accepts none of the categories present gets the
+    /// larger margin, and makes no pair; once a category it accepts is
+    /// present, its next refit gives it the plain margin, and it pairs by
+    /// its fat box as every proxy does.
+    #[test]
+    fn proxies_that_pair_with_nothing_get_the_larger_margin() {
+        let margin = 0.1;
+        let settings = BroadPhaseSettings { margin, region_size: 4.0 };
+        let mut sap = SweepAndPrune::<u32>::with_settings(settings).unwrap();
+        let link = PairFilter { category: 2, mask: !2 };
+        let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
+        let width = |sap: &SweepAndPrune<u32>, k: u32| {
+            let fat = sap.fat_aabb(k).unwrap();
+            fat.maxs.x - fat.mins.x
+        };
+        sap.insert_filtered(1, at(0.0), link).unwrap();
+        sap.insert_filtered(2, at(1.5), link).unwrap();
+        let lonely = 1.0 + 2.0 * margin * LONELY_MARGIN_SCALE;
+        assert!((width(&sap, 1) - lonely).abs() < 1e-4 && (width(&sap, 2) - lonely).abs() < 1e-4);
+        let mut events = Vec::new();
+        sap.update_pairs(&mut events);
+        assert!(events.is_empty(), "links never pair with each other, however large their boxes");
+        // A ground the links collide with: it gets the plain margin, and so
+        // does a link moved out of its box.
+        sap.insert(3, Aabb::new(Point::new(-10.0, -2.0), Point::new(10.0, -1.0))).unwrap();
+        assert!((width(&sap, 3) - (20.0 + 2.0 * margin)).abs() < 1e-4);
+        sap.update(1, at(-5.0)).unwrap();
+        assert!((width(&sap, 1) - (1.0 + 2.0 * margin)).abs() < 1e-4);
+        sap.update_pairs(&mut events);
+        let pairs: Vec<(u32, u32)> = sap.pairs().collect();
+        // Link 2 still has its large box (down to y = -2.5): it reaches the ground.
+        assert_eq!(pairs, vec![(2, 3)]);
+    }
 
     /// One random scene driven identically through three structures: one that
     /// sweeps every region holding a moved proxy, one that never sweeps, and the
