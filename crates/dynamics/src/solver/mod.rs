@@ -16,9 +16,10 @@
 //! that approached fast enough to `−e·v_before`, and the impulses are stored for
 //! the next step's warm start. Each stage is a method of [`Solver`]
 //! (`stages.rs`); the constraints are coloured in `constraint_graph.rs` so that
-//! one colour's can be solved in parallel, by a team of threads that stays for the whole solve (`team.rs`): contacts and plain
-//! point joints four at a time in SIMD lanes (`contact_bundle.rs`,
-//! `joints/point_bundle.rs`; eight on x86-64 processors with AVX, `avx.rs`,
+//! one colour's can be solved in parallel, by a team of threads that stays for the whole solve (`team.rs`): contacts, plain
+//! point joints and revolute joints with springs, motors or limits four at a
+//! time in SIMD lanes (`contact_bundle.rs`, `joints/point_bundle.rs`,
+//! `joints/revolute_bundle.rs`; eight on x86-64 processors with AVX, `avx.rs`,
 //! dispatched in `lane_passes.rs`), other joints one by one (`joints/`). Bodies carry only deltas (position and rotation since
 //! the step began) through the substeps, and contact separation is recomputed from
 //! those deltas, which keeps precision far from the world origin.
