@@ -27,6 +27,22 @@ pub fn atan2(y: Real, x: Real) -> Real {
     atan2_f64(y as f64, x as f64) as Real
 }
 
+/// The coefficients of [`atan2_fast`]'s polynomial in the squared ratio,
+/// lowest first: the published ten digits of Abramowitz & Stegun 4.4.49,
+/// kept for the `f64` build. Public so that code evaluating the same
+/// arctangent several at a time (the solver's SIMD lanes) gets the same bits.
+#[allow(clippy::excessive_precision)]
+pub const ATAN2_FAST_COEFFICIENTS: [Real; 8] = [
+    0.999_999_332_9,
+    -0.333_298_560_5,
+    0.199_465_359_9,
+    -0.139_085_335_1,
+    0.096_420_044_1,
+    -0.055_909_886_1,
+    0.021_861_228_8,
+    -0.004_054_058_0,
+];
+
 /// `atan2(y, x)` in [−π, π] to within 4 × 10⁻⁸ rad (plus rounding in
 /// [`Real`]), identical on every platform, from one division and a polynomial:
 /// fast enough for a solver's inner loop, where [`atan2`]'s series is not. The
@@ -36,18 +52,7 @@ pub fn atan2(y: Real, x: Real) -> Real {
 /// then is unfolded to the right octant. `(0, 0)` gives 0; NaN gives NaN.
 #[inline]
 pub fn atan2_fast(y: Real, x: Real) -> Real {
-    // The published ten digits, kept for the `f64` build.
-    #[allow(clippy::excessive_precision)]
-    const C: [Real; 8] = [
-        0.999_999_332_9,
-        -0.333_298_560_5,
-        0.199_465_359_9,
-        -0.139_085_335_1,
-        0.096_420_044_1,
-        -0.055_909_886_1,
-        0.021_861_228_8,
-        -0.004_054_058_0,
-    ];
+    const C: [Real; 8] = ATAN2_FAST_COEFFICIENTS;
     let (ax, ay) = (x.abs(), y.abs());
     let (small, large) = if ay > ax { (ax, ay) } else { (ay, ax) };
     if large == 0.0 {

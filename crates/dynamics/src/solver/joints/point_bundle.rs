@@ -107,33 +107,12 @@ impl<W: Lanes> PointJointBundle<W> {
         Vec2::new(lane(&self.impulse.x, l), lane(&self.impulse.y, l))
     }
 
-    /// The anchors turned by the bodies' rotation since the step began.
-    #[inline(always)]
-    fn anchors(&self, bodies: &(BodiesW<W>, BodiesW<W>)) -> (Vec2W<W>, Vec2W<W>) {
-        (bodies.0.dq.apply(&self.anchor_a), bodies.1.dq.apply(&self.anchor_b))
-    }
-
-    /// Applies `impulse` at the anchors: on B, and its opposite on A.
-    #[inline(always)]
-    fn apply(
-        &self,
-        bodies: &mut (BodiesW<W>, BodiesW<W>),
-        (ra, rb): (Vec2W<W>, Vec2W<W>),
-        impulse: &Vec2W<W>,
-    ) {
-        let (a, b) = bodies;
-        a.v -= *impulse * self.bodies.inv_mass_a;
-        a.w -= self.bodies.inv_i_a * ra.cross(impulse);
-        b.v += *impulse * self.bodies.inv_mass_b;
-        b.w += self.bodies.inv_i_b * rb.cross(impulse);
-    }
-
     /// Applies last step's impulses.
     #[inline(always)]
     pub fn warm_start(&mut self, states: &States) {
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
-        let anchors = self.anchors(&bodies);
-        self.apply(&mut bodies, anchors, &self.impulse);
+        let anchors = turned_anchors(&bodies, (&self.anchor_a, &self.anchor_b));
+        apply_at_anchors(&self.bodies, &mut bodies, anchors, &self.impulse);
         bodies.0.scatter_sane_velocity(states, &self.bodies.a);
         bodies.1.scatter_sane_velocity(states, &self.bodies.b);
     }
@@ -144,7 +123,7 @@ impl<W: Lanes> PointJointBundle<W> {
     pub fn solve(&mut self, states: &States, use_bias: bool) {
         let (zero, one) = (W::ZERO, W::ONE);
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
-        let (ra, rb) = self.anchors(&bodies);
+        let (ra, rb) = turned_anchors(&bodies, (&self.anchor_a, &self.anchor_b));
         let (a, b) = &bodies;
         let (bias_rate, mass_scale, impulse_scale) =
             if use_bias { (self.bias_rate, self.mass_scale, self.impulse_scale) } else { (zero, one, zero) };
@@ -152,18 +131,60 @@ impl<W: Lanes> PointJointBundle<W> {
         let velocity = (b.v + rb.spun(b.w)) - (a.v + ra.spun(a.w));
         let r = velocity + separation * bias_rate;
 
-        let (ma, mb, ia, ib) =
-            (self.bodies.inv_mass_a, self.bodies.inv_mass_b, self.bodies.inv_i_a, self.bodies.inv_i_b);
-        let k11 = ma + mb + ia * ra.y * ra.y + ib * rb.y * rb.y;
-        let k12 = -(ia * ra.x * ra.y) - ib * rb.x * rb.y;
-        let k22 = ma + mb + ia * ra.x * ra.x + ib * rb.x * rb.x;
-        let det = k11 * k22 - k12 * k12;
-        let inv = select(det.simd_eq(zero), zero, one / det);
-        let x = Vec2W { x: inv * (k22 * r.x - k12 * r.y), y: inv * (k11 * r.y - k12 * r.x) };
+        let (k11, k12, k22) = point_mass_matrix(&self.bodies, (ra, rb));
+        let x = solve_2x2(k11, k12, k22, r);
         let impulse = -(x * mass_scale) - self.impulse * impulse_scale;
         self.impulse += impulse;
-        self.apply(&mut bodies, (ra, rb), &impulse);
+        apply_at_anchors(&self.bodies, &mut bodies, (ra, rb), &impulse);
         bodies.0.scatter_sane_velocity(states, &self.bodies.a);
         bodies.1.scatter_sane_velocity(states, &self.bodies.b);
     }
+}
+
+/// Both anchors turned by their bodies' rotation since the step began.
+#[inline(always)]
+pub(super) fn turned_anchors<W: Lanes>(
+    bodies: &(BodiesW<W>, BodiesW<W>),
+    (anchor_a, anchor_b): (&Vec2W<W>, &Vec2W<W>),
+) -> (Vec2W<W>, Vec2W<W>) {
+    (bodies.0.dq.apply(anchor_a), bodies.1.dq.apply(anchor_b))
+}
+
+/// Applies `impulse` at the anchors `ra`, `rb` of the lanes' bodies (masses
+/// from `lanes`): on B, and its opposite on A.
+#[inline(always)]
+pub(super) fn apply_at_anchors<W: Lanes>(
+    lanes: &LaneBodies<W>,
+    bodies: &mut (BodiesW<W>, BodiesW<W>),
+    (ra, rb): (Vec2W<W>, Vec2W<W>),
+    impulse: &Vec2W<W>,
+) {
+    let (a, b) = bodies;
+    a.v -= *impulse * lanes.inv_mass_a;
+    a.w -= lanes.inv_i_a * ra.cross(impulse);
+    b.v += *impulse * lanes.inv_mass_b;
+    b.w += lanes.inv_i_b * rb.cross(impulse);
+}
+
+/// The point rows' matrix `K` as `(k11, k12, k22)` per lane, at anchors
+/// `ra`, `rb` (as `point::mass_matrix`).
+#[inline(always)]
+pub(super) fn point_mass_matrix<W: Lanes>(
+    lanes: &LaneBodies<W>,
+    (ra, rb): (Vec2W<W>, Vec2W<W>),
+) -> (W, W, W) {
+    let LaneBodies { inv_mass_a: ma, inv_i_a: ia, inv_mass_b: mb, inv_i_b: ib, .. } = *lanes;
+    let k11 = ma + mb + ia * ra.y * ra.y + ib * rb.y * rb.y;
+    let k12 = -(ia * ra.x * ra.y) - ib * rb.x * rb.y;
+    let k22 = ma + mb + ia * ra.x * ra.x + ib * rb.x * rb.x;
+    (k11, k12, k22)
+}
+
+/// `x` with `[k11, k12; k12, k22] x = r` per lane, or zero where the matrix
+/// is singular (as `point::solve_2x2`).
+#[inline(always)]
+pub(super) fn solve_2x2<W: Lanes>(k11: W, k12: W, k22: W, r: Vec2W<W>) -> Vec2W<W> {
+    let det = k11 * k22 - k12 * k12;
+    let inv = select(det.simd_eq(W::ZERO), W::ZERO, W::ONE / det);
+    Vec2W { x: inv * (k22 * r.x - k12 * r.y), y: inv * (k11 * r.y - k12 * r.x) }
 }

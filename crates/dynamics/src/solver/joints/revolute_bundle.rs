@@ -18,6 +18,7 @@
 use lamina_geometry::{Real, Vec2};
 
 use super::JointConstraint;
+use super::point_bundle::{apply_at_anchors, point_mass_matrix, solve_2x2, turned_anchors};
 use crate::joint::JointImpulses;
 use crate::solver::body_state::{BodiesW, States};
 use crate::solver::bundles::{LaneBodies, LaneBundle};
@@ -166,7 +167,7 @@ impl<W: Lanes> RevoluteBundle<W> {
     /// The anchors turned by the bodies' rotation since the step began.
     #[inline(always)]
     fn anchors(&self, bodies: &(BodiesW<W>, BodiesW<W>)) -> (Vec2W<W>, Vec2W<W>) {
-        (bodies.0.dq.apply(&self.anchor_a), bodies.1.dq.apply(&self.anchor_b))
+        turned_anchors(bodies, (&self.anchor_a, &self.anchor_b))
     }
 
     /// Applies `impulse` at the anchors: on B, and its opposite on A.
@@ -174,14 +175,10 @@ impl<W: Lanes> RevoluteBundle<W> {
     fn apply_point(
         &self,
         bodies: &mut (BodiesW<W>, BodiesW<W>),
-        (ra, rb): (Vec2W<W>, Vec2W<W>),
+        anchors: (Vec2W<W>, Vec2W<W>),
         impulse: &Vec2W<W>,
     ) {
-        let (a, b) = bodies;
-        a.v -= *impulse * self.bodies.inv_mass_a;
-        a.w -= self.bodies.inv_i_a * ra.cross(impulse);
-        b.v += *impulse * self.bodies.inv_mass_b;
-        b.w += self.bodies.inv_i_b * rb.cross(impulse);
+        apply_at_anchors(&self.bodies, bodies, anchors, impulse);
     }
 
     /// Applies an angular impulse: on B, and its opposite on A.
@@ -204,16 +201,6 @@ impl<W: Lanes> RevoluteBundle<W> {
         self.apply_point(bodies, anchors, &(about.point * impulse));
     }
 
-    /// The point rows' matrix `K` as `(k11, k12, k22)` at anchors `ra`, `rb`.
-    #[inline(always)]
-    fn mass_matrix(&self, (ra, rb): (Vec2W<W>, Vec2W<W>)) -> (W, W, W) {
-        let LaneBodies { inv_mass_a: ma, inv_i_a: ia, inv_mass_b: mb, inv_i_b: ib, .. } = self.bodies;
-        let k11 = ma + mb + ia * ra.y * ra.y + ib * rb.y * rb.y;
-        let k12 = -(ia * ra.x * ra.y) - ib * rb.x * rb.y;
-        let k22 = ma + mb + ia * ra.x * ra.x + ib * rb.x * rb.x;
-        (k11, k12, k22)
-    }
-
     /// The limit rows' point impulse per unit turn and effective mass: with
     /// `u` the anchors' velocity change per unit angular impulse, the point
     /// impulse is `−K⁻¹u` and the inverse mass `iA + iB − uᵀK⁻¹u`.
@@ -221,7 +208,7 @@ impl<W: Lanes> RevoluteBundle<W> {
     fn about_anchor(&self, (ra, rb): (Vec2W<W>, Vec2W<W>)) -> AboutAnchor<W> {
         let (ia, ib) = (self.bodies.inv_i_a, self.bodies.inv_i_b);
         let u = Vec2W { x: -(ib * rb.y) - ia * ra.y, y: ib * rb.x + ia * ra.x };
-        let (k11, k12, k22) = self.mass_matrix((ra, rb));
+        let (k11, k12, k22) = point_mass_matrix(&self.bodies, (ra, rb));
         let point = -solve_2x2(k11, k12, k22, u);
         let k = ia + ib + u.dot(&point);
         let mass = select(k.simd_gt(W::splat(Real::EPSILON) * (ia + ib)), W::ONE / k, self.angular_mass);
@@ -315,7 +302,7 @@ impl<W: Lanes> RevoluteBundle<W> {
         };
         let separation = (b.dp - a.dp) + self.delta_center + (rb - ra);
         let velocity = (b.v + rb.spun(b.w)) - (a.v + ra.spun(a.w));
-        let (k11, k12, k22) = self.mass_matrix(anchors);
+        let (k11, k12, k22) = point_mass_matrix(&self.bodies, anchors);
         let x = solve_2x2(k11, k12, k22, velocity + separation * bias_rate);
         let impulse = -(x * mass_scale) - self.linear * impulse_scale;
         self.linear += impulse;
@@ -359,14 +346,6 @@ impl<W: Lanes> RevoluteBundle<W> {
     }
 }
 
-/// `x` with `[k11, k12; k12, k22] x = r`, or zero for a singular matrix.
-#[inline(always)]
-fn solve_2x2<W: Lanes>(k11: W, k12: W, k22: W, r: Vec2W<W>) -> Vec2W<W> {
-    let det = k11 * k22 - k12 * k12;
-    let inv = select(det.simd_eq(W::ZERO), W::ZERO, W::ONE / det);
-    Vec2W { x: inv * (k22 * r.x - k12 * r.y), y: inv * (k11 * r.y - k12 * r.x) }
-}
-
 /// The rotation `q` then `p` (`q · p` as complex numbers).
 #[inline(always)]
 fn compose<W: Lanes>(q: &RotW<W>, p: &RotW<W>) -> RotW<W> {
@@ -383,18 +362,7 @@ fn abs<W: Lanes>(x: W) -> W {
 /// branches as selects.
 #[inline(always)]
 fn atan2_fast<W: Lanes>(y: W, x: W) -> W {
-    // The published ten digits, kept for the `f64` build.
-    #[allow(clippy::excessive_precision)]
-    const C: [Real; 8] = [
-        0.999_999_332_9,
-        -0.333_298_560_5,
-        0.199_465_359_9,
-        -0.139_085_335_1,
-        0.096_420_044_1,
-        -0.055_909_886_1,
-        0.021_861_228_8,
-        -0.004_054_058_0,
-    ];
+    const C: [Real; 8] = lamina_geometry::trig::ATAN2_FAST_COEFFICIENTS;
     let zero = W::ZERO;
     let (ax, ay) = (abs(x), abs(y));
     let steep = ay.simd_gt(ax);
