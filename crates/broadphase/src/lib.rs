@@ -12,7 +12,9 @@
 //! # How it works
 //!
 //! - **Fat boxes.** Each proxy stores its tight box grown by a margin
-//!   ([`BroadPhaseSettings::margin`]). [`SweepAndPrune::update`] only moves the
+//!   ([`BroadPhaseSettings::margin`]; [`LONELY_MARGIN_SCALE`] times it for a
+//!   proxy whose filter accepts none of the categories present, which can
+//!   make no pair). [`SweepAndPrune::update`] only moves the
 //!   proxy when the tight box leaves the fat box, so a body at rest, or one that
 //!   jitters by less than the margin, costs one box comparison.
 //! - **Sorted axes.** Proxies are kept sorted by their lower end point along a
@@ -88,4 +90,6 @@ pub use columns::StateColumns;
 pub use error::BroadPhaseError;
 pub use event::PairEvent;
 pub use proxy::{PairFilter, ProxyHint};
-pub use sweep_and_prune::{BroadPhaseSettings, DEFAULT_REGION_SIZE, RegionView, SweepAndPrune};
+pub use sweep_and_prune::{
+    BroadPhaseSettings, DEFAULT_REGION_SIZE, LONELY_MARGIN_SCALE, RegionView, SweepAndPrune,
+};

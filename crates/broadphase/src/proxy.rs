@@ -48,7 +48,8 @@ pub(crate) enum Placement {
 pub(crate) struct Proxy<K> {
     /// The caller's key (stale in a free slot).
     pub(crate) key: K,
-    /// The fat box: the tight box grown by the margin when it was last moved. Pairs
+    /// The fat box: the tight box grown by the margin (or the larger one of a
+    /// proxy that can pair with nothing present) when it was last moved. Pairs
     /// and queries are defined over this box.
     pub(crate) fat: Aabb,
     pub(crate) placement: Placement,

@@ -39,12 +39,14 @@ impl Default for BroadPhaseSettings {
     }
 }
 
-/// How many times the margin a proxy gets whose filter accepts none of the
-/// categories present (the links of a chain or a grid that never collide
-/// with each other): it makes no pair, so its box costs nothing to grow, and
-/// a larger box is left less often. Queries of the world read such proxies
-/// with a few more candidates.
-const LONELY_MARGIN_SCALE: Real = 25.0;
+/// How many times the margin a proxy gets whose filter accepts some
+/// categories but none of those present (the links of a chain or a grid that
+/// never collide with each other): it makes no pair, so its box costs nothing
+/// to grow, and a larger box is left less often. Queries read such proxies
+/// with a few more candidates. A proxy that accepts no category at all (an
+/// index kept only for queries) keeps the plain margin: there, only queries
+/// read the boxes.
+pub const LONELY_MARGIN_SCALE: Real = 25.0;
 
 /// Entries of a swept region per search (see [`plan_searches`]):
 /// a few tens of microseconds of work, long enough to be worth a task.
@@ -353,7 +355,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         }
         // The proxy's own categories count as present: a proxy being added
         // is not alone in the world with itself.
-        let margin = if filter.mask & (self.categories | filter.category) == 0 {
+        let margin = if filter.mask != 0 && filter.mask & (self.categories | filter.category) == 0 {
             self.settings.margin * LONELY_MARGIN_SCALE
         } else {
             self.settings.margin
@@ -986,6 +988,10 @@ mod tests {
         };
         sap.insert_filtered(1, at(0.0), link).unwrap();
         sap.insert_filtered(2, at(1.5), link).unwrap();
+        // A proxy that accepts no category at all is kept for queries alone:
+        // the plain margin.
+        sap.insert_filtered(9, at(20.0), PairFilter { category: 1, mask: 0 }).unwrap();
+        assert!((width(&sap, 9) - (1.0 + 2.0 * margin)).abs() < 1e-4);
         let lonely = 1.0 + 2.0 * margin * LONELY_MARGIN_SCALE;
         assert!((width(&sap, 1) - lonely).abs() < 1e-4 && (width(&sap, 2) - lonely).abs() < 1e-4);
         let mut events = Vec::new();

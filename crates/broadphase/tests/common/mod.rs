@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use lamina_broadphase::{PairEvent, PairFilter, SweepAndPrune};
+use lamina_broadphase::{LONELY_MARGIN_SCALE, PairEvent, PairFilter, SweepAndPrune};
 use lamina_geometry::{Aabb, Point, Real};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -40,7 +40,9 @@ pub fn aabb(x0: Real, y0: Real, x1: Real, y1: Real) -> Aabb {
 
 /// The broad phase's contract, kept independently: for every key, the fat box it
 /// must have. `update` must move the proxy exactly when the tight box leaves this
-/// box, and the new fat box is the tight box grown by the margin.
+/// box, and the new fat box is the tight box grown by the margin, or by
+/// `LONELY_MARGIN_SCALE` times it where the proxy's filter accepts some
+/// categories but none of those present (its own counted).
 pub struct Model {
     pub margin: Real,
     pub fat: BTreeMap<u32, Aabb>,
@@ -57,7 +59,26 @@ impl Model {
 
     pub fn insert(&mut self, sap: &mut SweepAndPrune<u32>, key: u32, tight: Aabb) {
         sap.insert(key, tight).expect("insert of a fresh key with a valid box");
-        self.fat.insert(key, tight.loosened(self.margin));
+        let fat = tight.loosened(self.margin_for(PairFilter::ALL, PairFilter::ALL.category));
+        self.fat.insert(key, fat);
+    }
+
+    /// The categories of the proxies the model holds.
+    fn present(&self) -> u32 {
+        self.fat
+            .keys()
+            .map(|k| self.filters.get(k).map_or(PairFilter::ALL.category, |f| f.category))
+            .fold(0, |a, c| a | c)
+    }
+
+    /// The margin of a proxy of filter `filter` where the categories
+    /// `present` are present.
+    fn margin_for(&self, filter: PairFilter, present: u32) -> Real {
+        if filter.mask != 0 && filter.mask & present == 0 {
+            self.margin * LONELY_MARGIN_SCALE
+        } else {
+            self.margin
+        }
     }
 
     pub fn insert_filtered(
@@ -68,16 +89,19 @@ impl Model {
         filter: PairFilter,
     ) {
         sap.insert_filtered(key, tight, filter).expect("insert of a fresh key with a valid box");
-        self.fat.insert(key, tight.loosened(self.margin));
+        let margin = self.margin_for(filter, self.present() | filter.category);
+        self.fat.insert(key, tight.loosened(margin));
         self.filters.insert(key, filter);
     }
 
     pub fn update(&mut self, sap: &mut SweepAndPrune<u32>, key: u32, tight: Aabb) {
         let moved = sap.update(key, tight).expect("update of a live key with a valid box");
-        let fat = self.fat.get_mut(&key).expect("model knows the key");
+        let fat = self.fat.get(&key).expect("model knows the key");
         assert_eq!(moved, !fat.contains(&tight), "update of {key} reported moved = {moved}");
         if moved {
-            *fat = tight.loosened(self.margin);
+            let filter = self.filters.get(&key).copied().unwrap_or(PairFilter::ALL);
+            let margin = self.margin_for(filter, self.present());
+            *self.fat.get_mut(&key).expect("model knows the key") = tight.loosened(margin);
         }
     }
 

@@ -450,7 +450,8 @@ impl Solver {
     }
 
     /// Each colour that holds a constraint, with its count of items (joints
-    /// solved alone, bundles of point joints, bundles of contacts): a small
+    /// solved alone, bundles of revolute joints, of point joints and of
+    /// contacts): a small
     /// world uses a few of the colours, and its step should not pay for the
     /// others in every pass.
     fn used_colors(&self) -> ArrayVec<(u8, usize), COLOR_COUNT> {
@@ -571,8 +572,10 @@ enum Pass {
 }
 
 /// The constraints and body states as the blocks of a stage share them.
-/// A colour's items are its joints solved alone, then its bundles of point
-/// joints, of revolute joints with angular rows, then of contacts; `*_starts[c]..*_starts[c + 1]` is
+/// A colour's items are its joints solved alone, then its bundles of revolute
+/// joints with angular rows (which the one-joint code solved among the joints
+/// alone: in the overflow colour, whose constraints share bodies, the order
+/// is the one it had), of point joints, then of contacts; `*_starts[c]..*_starts[c + 1]` is
 /// colour `c`'s part of each list.
 struct ColorView<'a> {
     joint_starts: &'a [usize; COLOR_COUNT + 1],
@@ -612,10 +615,10 @@ impl ColorView<'_> {
             offset += len;
             range
         };
-        let (joints, points, revolutes, contacts) = (
+        let (joints, revolutes, points, contacts) = (
             part(self.joint_starts),
-            part(self.point_starts),
             part(self.revolute_starts),
+            part(self.point_starts),
             part(self.contact_starts),
         );
         let states = &self.states;
@@ -624,13 +627,13 @@ impl ColorView<'_> {
             for j in self.joints.range(joints) {
                 joint(j, states);
             }
-            self.points.run(points, states, |b, st| pass.points(b, st), |b, st| eight_points(pass, b, st));
             self.revolutes.run(
                 revolutes,
                 states,
                 |b, st| pass.revolutes(b, st),
                 |b, st| eight_revolutes(pass, b, st),
             );
+            self.points.run(points, states, |b, st| pass.points(b, st), |b, st| eight_points(pass, b, st));
             self.contacts.run(
                 contacts,
                 states,

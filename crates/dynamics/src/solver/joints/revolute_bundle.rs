@@ -393,7 +393,8 @@ mod tests {
     /// Revolute joints with springs, motors and limits, every mix of them,
     /// in bundles step exactly as the one-joint code steps them: chains that
     /// swing into their limits, motors that drive against springs, links
-    /// that fall onto a floor, 400 steps compared bit for bit every step.
+    /// that fall onto a floor, a hub of forty spokes whose joints overflow
+    /// the colours, 400 steps compared bit for bit every step.
     #[test]
     fn bundles_step_as_the_one_joint_code() {
         let build = || {
@@ -431,6 +432,24 @@ mod tests {
                     world.add_joint(joint).unwrap();
                     previous = link;
                 }
+            }
+            // A hub with more joints than the colours hold: the overflow
+            // colour, whose joints share a body and are solved one after the
+            // other, in bundles of one lane.
+            let hub = world.add_body(BodyDesc::dynamic().translation(0.0, 20.0));
+            world.add_collider(hub, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+            for i in 0..40 {
+                let angle = i as Real * 0.157;
+                let (x, y) = (angle.cos(), 20.0 + angle.sin());
+                let spoke = world.add_body(BodyDesc::dynamic().translation(x, y));
+                world.add_collider(spoke, ColliderDesc::new(Shape::circle(0.1))).unwrap();
+                // Every third spoke plain: the overflow colour then holds
+                // point joints too.
+                let mut joint = JointDesc::revolute(hub, spoke, Point::new(x, y));
+                if i % 3 != 0 {
+                    joint = joint.limits(-0.2, 0.2).spring(2.0, 0.3);
+                }
+                world.add_joint(joint).unwrap();
             }
             world
         };
