@@ -25,7 +25,7 @@ pub const FLOOR_SPACING: Real = 45.0;
 /// The ragdolls' joint friction and springs.
 pub const JOINTS: HumanJoints = HumanJoints { friction_torque: 0.05, hertz: 5.0, damping_ratio: 0.5 };
 /// A column spawns on every step whose number has these bits clear.
-pub const SPAWN_EVERY: usize = 0b111;
+const SPAWN_EVERY: usize = 0b111;
 
 /// The ground: one fixed body with the five floors. Ragdolls come from
 /// [`update`], which the runners call before each step.
@@ -45,17 +45,23 @@ pub fn build() -> World {
     world
 }
 
-/// Before step `step`: on every 8th step, the next column of groups appears;
-/// once all 40 are there, the oldest is removed and made anew. Each ragdoll's
-/// bodies carry their group's number (plus one) as user data, so a column is
-/// found again by it; the schedule depends on the step number alone.
-pub fn update(world: &mut World, step: usize) {
+/// The schedule, by step number alone: on every 8th step, the column whose
+/// groups appear, and whether that column's old groups are removed first
+/// (once all 40 columns are there, the oldest is made anew).
+pub fn spawn_at(step: usize) -> Option<(usize, bool)> {
     if step & SPAWN_EVERY != 0 {
-        return;
+        return None;
     }
     let wave = step / (SPAWN_EVERY + 1);
-    let column = wave % COLUMNS;
-    if wave >= COLUMNS {
+    Some((wave % COLUMNS, wave >= COLUMNS))
+}
+
+/// Before step `step`: the groups [`spawn_at`] names. Each ragdoll's bodies
+/// carry their group's number (plus one) as user data, so a column is found
+/// again by it.
+pub fn update(world: &mut World, step: usize) {
+    let Some((column, renew)) = spawn_at(step) else { return };
+    if renew {
         let doomed: Vec<BodyKey> = world
             .bodies()
             .filter(|(_, b)| b.user_data() != 0 && group_column(b.user_data()) == column)

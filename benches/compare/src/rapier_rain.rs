@@ -24,8 +24,8 @@ use rapier2d::prelude::*;
 
 use crate::scenes::human::{BONES, FOOT, FOOT_ROUNDING, LOWER_LEGS};
 use crate::scenes::rain::{
-    COLUMNS, FLOOR_SPACING, GRID_COUNT, GRID_SIZE, GROUP_SIZE, JOINTS, RAGDOLL_SPACING, ROWS, SPAWN_EVERY,
-    group_column, group_origin, group_tag,
+    FLOOR_SPACING, GRID_COUNT, GRID_SIZE, GROUP_SIZE, JOINTS, RAGDOLL_SPACING, ROWS, group_column,
+    group_origin, group_tag, spawn_at,
 };
 
 /// The scene's name.
@@ -71,12 +71,8 @@ pub fn build(world: &mut PhysicsWorld) {
 /// bodies (found by their user data) are removed with their colliders and
 /// joints first.
 pub fn update(world: &mut PhysicsWorld, step: usize) {
-    if step & SPAWN_EVERY != 0 {
-        return;
-    }
-    let wave = step / (SPAWN_EVERY + 1);
-    let column = wave % COLUMNS;
-    if wave >= COLUMNS {
+    let Some((column, renew)) = spawn_at(step) else { return };
+    if renew {
         let doomed: Vec<RigidBodyHandle> = world
             .bodies
             .iter()

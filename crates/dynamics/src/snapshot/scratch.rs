@@ -1,17 +1,18 @@
-//! Buffers that writing and reading a snapshot fill and throw away, kept by
-//! each thread for its next snapshot.
+//! Buffers that reading a snapshot fills and throws away, kept by each
+//! thread for its next restore.
 //!
 //! Reading a snapshot of a large world passes through megabytes of such
-//! buffers: the decompressed parts and each column decoded. (Writing keeps
-//! plain vectors: pooled, its columns made two-thread writing slower.) Allocations that large come straight from the operating system,
-//! which hands the pages over zeroed, one fault at a time, and takes them back
-//! when they are freed, so that the next snapshot pays again: reading the
-//! pyramid of benches/compare spent about a third of its time in the kernel.
-//! A [`Scratch`] buffer goes back to its thread's pool when dropped, and the
-//! next buffer asked for on that thread is taken from the pool.
+//! buffers: the decompressed parts and each column decoded. Allocations that
+//! large come straight from the operating system, which hands the pages over
+//! zeroed, one fault at a time, and takes them back when they are freed, so
+//! that the next restore pays again: reading the pyramid of benches/compare
+//! spent about a third of its time in the kernel. A [`Scratch`] buffer goes
+//! back to its thread's pool when dropped, and the next buffer asked for on
+//! that thread is taken from the pool. (Writing keeps plain vectors: pooled,
+//! its columns made two-thread writing slower.)
 //!
 //! What a pool keeps is bounded ([`KEPT`] buffers, [`KEPT_BYTES`] in all): a
-//! thread holds on to about what the largest snapshot it wrote or read needed.
+//! thread holds on to about what the largest snapshot it read needed.
 
 use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
@@ -75,15 +76,11 @@ impl<T: Pooled> Scratch<T> {
             })
             .ok()
             .flatten();
-        match kept {
-            Some(mut buffer) if buffer.capacity() >= capacity => {
-                buffer.clear();
-                Scratch(buffer)
-            }
-            // Too small: a new allocation, rather than one grown with a copy
-            // of bytes no one needs. The old one is freed.
-            _ => Scratch(Vec::with_capacity(capacity)),
-        }
+        // None kept is large enough: a new allocation, rather than a kept
+        // one grown with a copy of bytes no one needs.
+        let mut buffer = kept.unwrap_or_else(|| Vec::with_capacity(capacity));
+        buffer.clear();
+        Scratch(buffer)
     }
 }
 
@@ -150,9 +147,11 @@ mod tests {
             drop((small, large));
             let fit = Scratch::<u64>::with_capacity(5);
             assert_eq!(fit.as_ptr(), small_at, "the smallest buffer that fits");
-            let grown = Scratch::<u64>::with_capacity(2000);
-            assert!(grown.capacity() >= 2000 && grown.is_empty());
-            drop((fit, grown));
+            // Larger than any kept: a new buffer, the kept ones left in the pool.
+            let new = Scratch::<u64>::with_capacity(2000);
+            assert!(new.capacity() >= 2000 && new.is_empty());
+            assert_eq!(u64::pool().with(|pool| pool.borrow().buffers.len()), 1, "the large one stays kept");
+            drop((fit, new));
             let huge = Scratch::<u8>::with_capacity(KEPT_BYTES + 1);
             drop(huge);
             let bytes = u8::pool().with(|pool| pool.borrow().bytes);

@@ -430,7 +430,9 @@ impl AxialRow {
     #[inline(always)]
     pub fn about_anchor(c: &JointConstraint, s: &Substep) -> Self {
         let (ia, ib) = (c.inv_i_a, c.inv_i_b);
-        let (u, point) = turn_about_anchor(c, s);
+        let u = Vec2::new(-ib * s.rb.y - ia * s.ra.y, ib * s.rb.x + ia * s.ra.x);
+        let (k11, k12, k22) = point::mass_matrix(c, s);
+        let point = -point::solve_2x2(k11, k12, k22, u);
         let k = ia + ib + u.dot(&point);
         let mass = if k > Real::EPSILON * (ia + ib) { 1.0 / k } else { c.angular_mass };
         Self { n: Vec2::zeros(), ja: 1.0, jb: 1.0, mass, point, ra: s.ra, rb: s.rb }
@@ -559,17 +561,6 @@ impl AxialRow {
         *accumulated += impulse;
         self.apply(c, v, impulse);
     }
-}
-
-/// For a unit angular impulse turning B relative to A: the anchors'
-/// velocity change `u` it alone would make, and the point impulse `−K⁻¹u`
-/// that cancels it (see [`AxialRow::about_anchor`]).
-#[inline(always)]
-pub(crate) fn turn_about_anchor(c: &JointConstraint, s: &Substep) -> (Vec2, Vec2) {
-    let (ia, ib) = (c.inv_i_a, c.inv_i_b);
-    let u = Vec2::new(-ib * s.rb.y - ia * s.ra.y, ib * s.rb.x + ia * s.ra.x);
-    let (k11, k12, k22) = point::mass_matrix(c, s);
-    (u, -point::solve_2x2(k11, k12, k22, u))
 }
 
 /// The bias, mass scale and impulse scale of a rigid row at error `position`:

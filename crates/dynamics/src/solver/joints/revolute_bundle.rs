@@ -250,21 +250,27 @@ impl<W: Lanes> RevoluteBundle<W> {
         let angle = self.relative_angle(&bodies);
         let spin = |bodies: &(BodiesW<W>, BodiesW<W>)| bodies.1.w - bodies.0.w;
 
-        // The spring toward angle 0.
-        let vel = spin(&bodies);
-        let impulse = -(self.spring_mass_scale * self.angular_mass * (vel + self.spring_bias_rate * angle))
-            - self.spring_impulse_scale * self.spring;
-        let impulse = select(self.spring_on, impulse, zero);
-        self.spring += impulse;
-        self.apply_angular(&mut bodies, impulse);
+        // The spring toward angle 0 (a row no lane has is skipped, as the
+        // one-joint code skips it).
+        if self.spring_on.any() {
+            let vel = spin(&bodies);
+            let impulse =
+                -(self.spring_mass_scale * self.angular_mass * (vel + self.spring_bias_rate * angle))
+                    - self.spring_impulse_scale * self.spring;
+            let impulse = select(self.spring_on, impulse, zero);
+            self.spring += impulse;
+            self.apply_angular(&mut bodies, impulse);
+        }
 
         // The motor, within its largest impulse.
-        let vel = spin(&bodies) - self.motor_speed;
-        let old = self.motor;
-        let max_impulse = self.max_motor_impulse;
-        let clamped = max(min(old - self.angular_mass * vel, max_impulse), -max_impulse);
-        self.motor = select(self.motor_on, clamped, old);
-        self.apply_angular(&mut bodies, self.motor - old);
+        if self.motor_on.any() {
+            let vel = spin(&bodies) - self.motor_speed;
+            let old = self.motor;
+            let max_impulse = self.max_motor_impulse;
+            let clamped = max(min(old - self.angular_mass * vel, max_impulse), -max_impulse);
+            self.motor = select(self.motor_on, clamped, old);
+            self.apply_angular(&mut bodies, self.motor - old);
+        }
 
         // The limits, about the anchor: the lower pushes along the row, the
         // upper against it.
@@ -491,6 +497,19 @@ mod tests {
                     have.to_bits() == want.to_bits() || (have.is_nan() && want.is_nan()),
                     "atan2({y}, {x}): lanes {have}, scalar {want}"
                 );
+                // And the angle itself, against the library's arctangent in
+                // f64, where both inputs are finite and one is not zero (the
+                // origin gives 0, as documented), as directions: on the
+                // negative x axis −π and π are one angle, and the fast one
+                // answers π whatever the sign of a zero y.
+                #[allow(clippy::useless_conversion)] // `Real` is `f64` in that build
+                let (wide_y, wide_x, wide_have) = (f64::from(y), f64::from(x), f64::from(have));
+                let exact = wide_y.atan2(wide_x);
+                if x.is_finite() && y.is_finite() && (x != 0.0 || y != 0.0) {
+                    let tau = std::f64::consts::TAU;
+                    let off = (wide_have - exact).rem_euclid(tau);
+                    assert!(off.min(tau - off) < 1.0e-6, "atan2({y}, {x}): {have} against {exact}");
+                }
             }
         }
     }
