@@ -438,3 +438,57 @@ fn joints_anchored_past_the_largest_float_keep_finite_forces() {
         assert!(v.x.is_finite() && v.y.is_finite() && b.position().translation.vector.x.is_finite());
     }
 }
+
+/// Root cause: EPA placed its witness points along the final edge of the
+/// polytope at `t = −p·e / |e|²`, and an edge shorter than about 1e-19 m
+/// (in f32; 1e-154 m in f64) has a squared length that underflows to zero,
+/// so `t` was 0/0 and both points NaN: a segment 1.6e-39 m long lying on a
+/// capsule's equally short core (found by `fuzz/run.sh`; the input is
+/// `fuzz/regressions/pair_queries/coincident-subnormal-segments`). The
+/// parameter is now measured along the edge's unit direction.
+#[test]
+fn coincident_tiny_segments_give_finite_witness_points() {
+    let length = Real::MIN_POSITIVE.sqrt() * 1e-9;
+    assert_eq!(length * length, 0.0, "the test needs a length whose square underflows");
+    let (a, b) = (Point::new(0.0, -20.0), Point::new(length, -20.0));
+    let (segment, capsule) = (Shape::segment(a, b), Shape::capsule(a, b, 0.15));
+    let pose = Isometry::translation(-50.0, -50.0);
+    let on_core = Point::new(-50.0, -70.0);
+    for (first, second, depth) in
+        [(&segment, &capsule, 0.15), (&capsule, &segment, 0.15), (&segment, &segment, 0.0)]
+    {
+        let p = lamina::query::penetration(first, &pose, second, &pose).expect("the shapes overlap");
+        assert!((p.depth - depth).abs() < 1e-5, "depth {} for {first:?}", p.depth);
+        for point in [p.point_a, p.point_b] {
+            assert!((point - on_core).norm() <= depth + 1e-4, "witness point {point} for {first:?}");
+        }
+        let d = lamina::query::distance(first, &pose, second, &pose);
+        for point in [d.point_a, d.point_b] {
+            assert!((point - on_core).norm() <= depth + 1e-4, "distance point {point} for {first:?}");
+        }
+    }
+}
+
+/// Root cause: the closed form for two boxes whose cores are apart measured
+/// the gap between a corner of A and box B in B's frame, but made the normal
+/// by dividing the two points' difference in A's frame by that gap. Where
+/// the cores almost touch far from A's origin the two differ by round-off:
+/// a rounded box at (−41.09, −41.62) whose core ends 1e-6 m above a thin
+/// rounded box's at (−50, −50) got a penetration normal 1.2 long (found by
+/// `fuzz/run.sh`; the input is `fuzz/regressions/pair_queries/
+/// nearly-touching-rounded-boxes`). The normal now comes from the offset
+/// as it was measured, turned into A's frame.
+#[test]
+fn nearly_touching_rounded_boxes_give_unit_normals() {
+    let upper = Shape::rounded_rectangle(8.35, 8.33, 0.833);
+    let lower = Shape::rounded_rectangle(2.0, 0.05, 0.353);
+    let (pu, pl) = (Isometry::translation(-41.09, -41.62), Isometry::translation(-50.0, -50.0));
+    // The cores' facing sides are both at y = -49.95: the rounding overlaps whole.
+    let depth = 0.833 + 0.353;
+    for (a, pa, b, pb, up) in [(&upper, &pu, &lower, &pl, -1.0), (&lower, &pl, &upper, &pu, 1.0)] {
+        let p = lamina::query::penetration(a, pa, b, pb).expect("the roundings overlap");
+        assert!((p.normal.norm() - 1.0).abs() < 1e-5, "penetration normal {}", p.normal);
+        assert!((p.normal.y - up).abs() < 1e-5, "normal {} should point {up} along y", p.normal);
+        assert!((p.depth - depth).abs() < 1e-4, "depth {} against {depth}", p.depth);
+    }
+}

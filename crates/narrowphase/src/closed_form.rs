@@ -248,15 +248,20 @@ pub(crate) fn box_box(a: &BoxView, b: &BoxView, xf: &Isometry) -> Option<Separat
         });
     }
 
-    // Apart cores: the nearest corner–box pair.
+    // Apart cores: the nearest corner–box pair, with the offset from A's
+    // point to B's as it was measured (a corner of A against B is measured in
+    // B's frame, then turned). Taking it instead as the difference of the two
+    // points in A's frame would lose it to round-off where the cores almost
+    // touch far from A's origin: a gap of 1e-6 m between boxes 50 m out gave
+    // a "unit" normal 1.2 long.
     let clamp = |p: Point, h: Vec2| Point::new(p.x.clamp(-h.x, h.x), p.y.clamp(-h.y, h.y));
-    let mut best = (Point::origin(), Point::origin(), Real::INFINITY);
+    let mut best = (Point::origin(), Point::origin(), Vec2::zeros(), Real::INFINITY);
     for k in 0..4 {
         let w = xf * b.vertex(k);
         let q = clamp(w, ha);
         let d2 = (w - q).norm_squared();
-        if d2 < best.2 {
-            best = (q, w, d2);
+        if d2 < best.3 {
+            best = (q, w, w - q, d2);
         }
     }
     for k in 0..4 {
@@ -264,17 +269,16 @@ pub(crate) fn box_box(a: &BoxView, b: &BoxView, xf: &Isometry) -> Option<Separat
         let local = xf.inverse_transform_point(&u);
         let q = clamp(local, hb);
         let d2 = (local - q).norm_squared();
-        if d2 < best.2 {
-            best = (u, xf * q, d2);
+        if d2 < best.3 {
+            best = (u, xf * q, xf.rotation * (q - local), d2);
         }
     }
-    let (on_a, on_b, d2) = best;
-    // The squared distance measured in B's frame, while it keeps its digits.
+    let (on_a, on_b, offset, d2) = best;
     let (normal, d) = if (Real::MIN_POSITIVE..Real::INFINITY).contains(&d2) {
         let d = d2.sqrt();
-        ((on_b - on_a) / d, d)
+        (offset / d, d)
     } else {
-        lamina_geometry::math::unit_and_length(&(on_b - on_a))?
+        lamina_geometry::math::unit_and_length(&offset)?
     };
     Some(Separation {
         distance: d - radii,

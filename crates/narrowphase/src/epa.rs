@@ -17,7 +17,7 @@
 //! just the two newest edges), which cannot stall, and the loop is capped: on the
 //! cap it returns the best edge found.
 
-use lamina_geometry::math::{right_perp, try_normalize};
+use lamina_geometry::math::{right_perp, try_normalize, unit_and_length};
 use lamina_geometry::tolerance::{EPA_MAX_ITERATIONS, EPA_RELATIVE_TOLERANCE};
 use lamina_geometry::{Isometry, Point, Real, SupportMap, Vec2};
 
@@ -214,8 +214,13 @@ impl Polytope {
     fn output(&self, edge: &Edge, iterations: usize, converged: bool) -> EpaOutput {
         let p = self.points[edge.start];
         let q = self.points[(edge.start + 1) % self.len];
-        let e = q.w - p.w;
-        let t = (-p.w.dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+        // Measured along the edge's unit direction: the squared length of an
+        // edge shorter than about 1e-19 m underflows to zero in f32, and
+        // dividing by it would make the witness points NaN.
+        let t = match unit_and_length(&(q.w - p.w)) {
+            Some((along, length)) => (-p.w.dot(&along) / length).clamp(0.0, 1.0),
+            None => 0.0,
+        };
         let point_a = p.a + (q.a - p.a) * t;
         let point_b = p.b + (q.b - p.b) * t;
         EpaOutput {
