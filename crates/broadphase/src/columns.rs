@@ -249,6 +249,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         let fat = |id: u32| proxies.get(id as usize).filter(|p| p.live).map(|p| p.fat);
         sap.grid.refill(fat).ok_or("a broad-phase region holds a proxy that is not there")?;
         sap.mover_index = vec![0; sap.proxies.len()];
+        sap.filtered = sap.count_filtered();
         sap.check_invariants().map_err(|e| format!("the broad phase is inconsistent: {e}"))?;
         Ok(sap)
     }

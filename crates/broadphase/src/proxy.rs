@@ -74,6 +74,13 @@ impl PairFilter {
     /// Pairs with everything.
     pub const ALL: PairFilter = PairFilter { category: u32::MAX, mask: u32::MAX };
 
+    /// Whether this filter pairs with every filter that pairs with anything:
+    /// it has a category, and its mask has every bit.
+    #[inline]
+    pub fn is_universal(&self) -> bool {
+        self.category != 0 && self.mask == u32::MAX
+    }
+
     /// Whether proxies with these filters pair.
     #[inline]
     pub fn accepts(&self, other: &PairFilter) -> bool {

@@ -61,6 +61,7 @@ impl<K: Copy + Ord + Hash> TryFrom<Stored<K>> for SweepAndPrune<K> {
         sap.pairs = stored.pairs;
         sap.category_counts = stored.category_counts;
         sap.categories = stored.categories;
+        sap.filtered = sap.count_filtered();
         sap.check_invariants().map_err(|e| format!("the broad phase is inconsistent: {e}"))?;
         Ok(sap)
     }

@@ -191,6 +191,13 @@ pub struct SweepAndPrune<K> {
     /// searched for overlaps (a cloth whose particles ignore each other).
     pub(crate) category_counts: [u32; 32],
     pub(crate) categories: u32,
+    /// Live proxies whose filter is not [universal](PairFilter::is_universal).
+    /// While there are none (most worlds), every overlap is a pair, and
+    /// `update_pairs` reads no filter: each read is a proxy record fetched
+    /// out of order per overlap found. Derived from the proxies, so not
+    /// written.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) filtered: u32,
 }
 
 impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
@@ -269,6 +276,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             ends: Vec::new(),
             category_counts: [0; 32],
             categories: 0,
+            filtered: 0,
         }
     }
 
@@ -409,6 +417,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         };
         self.keys.insert(key, id);
         self.count_categories(filter.category, true);
+        self.filtered += u32::from(!filter.is_universal());
         self.attach(id);
         self.queue(id);
         Ok(())
@@ -474,9 +483,17 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         self.detach(id);
         self.pairs.remove_proxy(id, &self.proxies);
         self.proxies[id as usize].live = false;
-        self.count_categories(self.proxies[id as usize].filter.category, false);
+        let filter = self.proxies[id as usize].filter;
+        self.count_categories(filter.category, false);
+        self.filtered -= u32::from(!filter.is_universal());
         self.free.push(id);
         Ok(())
+    }
+
+    /// How many live proxies have a filter that is not universal.
+    #[cfg(any(test, feature = "serde"))]
+    pub(crate) fn count_filtered(&self) -> u32 {
+        self.proxies.iter().filter(|p| p.live && !p.filter.is_universal()).count() as u32
     }
 
     /// Counts a proxy of categories `bits` in (`added`) or out.
@@ -572,9 +589,12 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         hits.clear();
         self.active.clear();
         let proxies = ProxyView(&self.proxies);
-        let accepts = |a: u32, b: u32| proxies.filter(a).accepts(proxies.filter(b));
+        // With every filter universal, every overlap pairs and no proxy is
+        // lonely (each mask meets every category).
+        let filtered = self.filtered != 0;
+        let accepts = |a: u32, b: u32| !filtered || proxies.filter(a).accepts(proxies.filter(b));
         let categories = self.categories;
-        let lonely = |id: u32| proxies.filter(id).mask & categories == 0;
+        let lonely = |id: u32| filtered && proxies.filter(id).mask & categories == 0;
         for (i, &id) in self.movers.iter().enumerate() {
             let proxy = &self.proxies[id as usize];
             if lonely(id) {
@@ -960,6 +980,13 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         if categories != self.category_counts || bits != self.categories {
             return Err("the category counts do not match the proxies".into());
         }
+        if self.filtered != self.count_filtered() {
+            return Err(format!(
+                "{} filtered proxies counted, {} found",
+                self.filtered,
+                self.count_filtered()
+            ));
+        }
         Ok(())
     }
 }
@@ -970,6 +997,42 @@ mod tests {
     use lamina_geometry::{Point, Vec2};
 
     use crate::test_rng::Rng;
+
+    /// Filters are read only while some proxy's filter is not universal: a
+    /// world of universal filters pairs every overlap, one filter that
+    /// refuses a category is obeyed from the moment it is inserted, and
+    /// once it is removed the count is back to none.
+    #[test]
+    fn filters_are_obeyed_from_the_first_one_that_refuses_something() {
+        let mut sap = SweepAndPrune::<u32>::new();
+        let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
+        let plain = PairFilter { category: 1, mask: u32::MAX };
+        sap.insert_filtered(1, at(0.0), plain).unwrap();
+        sap.insert_filtered(2, at(0.5), PairFilter { category: 4, mask: u32::MAX }).unwrap();
+        assert_eq!(sap.filtered, 0);
+        let mut events = Vec::new();
+        sap.update_pairs(&mut events);
+        assert_eq!(sap.pairs().collect::<Vec<_>>(), [(1, 2)]);
+        // Category 2 refuses category 1, and proxy 1 accepts everything:
+        // 3 pairs with 2 (category 4) only, though it overlaps both.
+        sap.insert_filtered(3, at(0.25), PairFilter { category: 2, mask: !1 }).unwrap();
+        assert_eq!(sap.filtered, 1);
+        sap.update_pairs(&mut events);
+        assert_eq!(sap.pairs().collect::<Vec<_>>(), [(1, 2), (2, 3)]);
+        // Moving 1 searches its overlaps again; the filter still holds.
+        sap.update(1, at(0.2)).unwrap();
+        sap.update_pairs(&mut events);
+        assert_eq!(sap.pairs().collect::<Vec<_>>(), [(1, 2), (2, 3)]);
+        sap.remove(3).unwrap();
+        assert_eq!(sap.filtered, 0);
+        sap.check_invariants().unwrap();
+        // A proxy of no category pairs with nothing, though its mask is full.
+        sap.insert_filtered(4, at(0.3), PairFilter { category: 0, mask: u32::MAX }).unwrap();
+        assert_eq!(sap.filtered, 1);
+        sap.update_pairs(&mut events);
+        assert_eq!(sap.pairs().collect::<Vec<_>>(), [(1, 2)]);
+        sap.check_invariants().unwrap();
+    }
 
     /// A proxy whose filter accepts none of the categories present gets the
     /// larger margin, and makes no pair; once a category it accepts is
