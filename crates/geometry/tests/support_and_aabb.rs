@@ -41,6 +41,26 @@ proptest! {
         prop_assert!(close(a, b, 1e-5));
     }
 
+    /// A box's bounds come from a closed form (the centre plus or minus
+    /// `|R| h`), which must give exactly the box its four corners give,
+    /// transformed and compared one by one.
+    #[test]
+    fn box_bounds_are_the_corners_bounds_bit_for_bit(
+        hx in 1e-3..50.0f64, hy in 1e-3..50.0f64, radius in prop_oneof![Just(0.0), 0.0..2.0f64],
+        angle in -20.0..20.0f64, dx in coord(), dy in coord()
+    ) {
+        let Shape::Polygon(b) = Shape::rounded_rectangle(hx as Real, hy as Real, radius as Real) else {
+            unreachable!("a rectangle is a polygon")
+        };
+        let pose = Isometry::new(Vec2::new(dx, dy), angle as Real);
+        let (fast, corners) = (b.aabb(&pose), b.aabb_of_vertices(&pose));
+        prop_assert!(
+            fast.mins.x.to_bits() == corners.mins.x.to_bits() && fast.mins.y.to_bits() == corners.mins.y.to_bits()
+                && fast.maxs.x.to_bits() == corners.maxs.x.to_bits() && fast.maxs.y.to_bits() == corners.maxs.y.to_bits(),
+            "{fast:?} against {corners:?}"
+        );
+    }
+
     #[test]
     fn aabb_holds_the_shape_and_touches_it_on_every_side(
         shape in any_shape(), angle in 0.0..TAU, dx in coord(), dy in coord()
