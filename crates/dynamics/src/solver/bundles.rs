@@ -71,6 +71,22 @@ pub(crate) trait LaneBundle: Copy + Send {
     fn finish(&mut self) {}
 }
 
+/// Where [`pack_bundles`] gets constraint `i` from. Any `Fn(u32) -> C`
+/// is one; a type of its own whose method is inlined into the packing loop
+/// (contacts, `stages.rs`) spares a call per constraint and the copy of
+/// the constraint it returns, which a closure too large to inline costs.
+pub(crate) trait ConstraintSource<C>: Sync {
+    /// Constraint `i`, prepared.
+    fn constraint(&self, i: u32) -> C;
+}
+
+impl<C, F: Fn(u32) -> C + Sync> ConstraintSource<C> for F {
+    #[inline(always)]
+    fn constraint(&self, i: u32) -> C {
+        self(i)
+    }
+}
+
 /// Bundles per task when packing on several threads.
 const PACK_CHUNK: usize = 64;
 
@@ -80,7 +96,7 @@ const AHEAD: usize = 2;
 
 /// Packs the coloured constraints into bundles, colour by colour: colour `c`'s
 /// bundles are `bundles[starts[c]..starts[c + 1]]`, and constraint `i` is
-/// built by `prepare(i)`. The overflow colour, whose constraints may share
+/// built by `prepare.constraint(i)`. The overflow colour, whose constraints may share
 /// bodies, gets one constraint per bundle. Bundles are filled in parallel;
 /// each depends only on its own constraints.
 ///
@@ -99,7 +115,7 @@ pub(crate) fn pack_bundles<B, F, A, E>(
     finish: E,
 ) where
     B: LaneBundle,
-    F: Fn(u32) -> B::Constraint + Sync,
+    F: ConstraintSource<B::Constraint>,
     A: Fn(u32) + Sync,
     E: Fn(&mut B) + Sync,
 {
@@ -138,7 +154,7 @@ pub(crate) fn pack_bundles<B, F, A, E>(
             }
             *bundle = B::EMPTY;
             for (l, &member) in members(i, color).iter().enumerate() {
-                bundle.set_lane(l, member, &prepare(member));
+                bundle.set_lane(l, member, &prepare.constraint(member));
             }
             finish(bundle);
         }

@@ -10,7 +10,7 @@ use lamina_geometry::Real;
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 use super::avx::Avx8;
 use super::body_state::States;
-use super::bundles::{LaneBundle, pack_bundles};
+use super::bundles::{ConstraintSource, LaneBundle, pack_bundles};
 use super::constraint_graph::{COLOR_COUNT, ColorOrder};
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
@@ -43,7 +43,7 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8
         &mut self,
         coloring: &ColorOrder,
         starts: &mut [usize; COLOR_COUNT + 1],
-        prepare: impl Fn(u32) -> B4::Constraint + Sync,
+        prepare: impl ConstraintSource<B4::Constraint>,
         ahead: impl Fn(u32) + Sync,
     ) {
         match self {

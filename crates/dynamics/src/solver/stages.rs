@@ -17,10 +17,11 @@ use slotmap::SlotMap;
 
 use super::Softness;
 use super::body_state::{BodyParams, BodyState, States};
+use super::bundles::ConstraintSource;
 use super::constraint_graph::ColorOrder;
 use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
 use super::contact_bundle::ContactBundle;
-use super::contact_solver::prepare as prepare_contact;
+use super::contact_solver::{ContactConstraint, prepare as prepare_contact};
 use super::integrate;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::revolute_bundle::RevoluteBundle;
@@ -360,22 +361,16 @@ impl Solver {
         let hertz = settings.contact_hertz.min(max_hertz);
         let softness = Softness::new(hertz, settings.contact_damping_ratio, h);
         let static_softness = Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h);
-        let (params, states) = (&self.params, &self.states);
         let (places, indices) = (&self.contact_places, &self.coloured_contacts);
-        let prepare_constraint = |i: u32| {
-            let m = &manifolds[places[i as usize] as usize];
-            let (ia, ib) = indices[i as usize];
-            let param = |i: u32| if i == NO_INDEX { &FIXED_PARAMS } else { &params[i as usize] };
-            let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &states[i as usize] };
-            prepare_contact(
-                m,
-                (ia, ib),
-                (param(ia), param(ib)),
-                (state(ia), state(ib)),
-                softness,
-                static_softness,
-                settings.enable_warm_starting,
-            )
+        let prepare_constraint = ContactSource {
+            manifolds,
+            places,
+            indices,
+            params: &self.params,
+            states: &self.states,
+            softness,
+            static_softness,
+            warm_start: settings.enable_warm_starting,
         };
         // Colour order jumps about the manifolds: each is asked for a little
         // before it is prepared.
@@ -720,6 +715,38 @@ fn store_contact_impulses<W: Lanes>(
         for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
             (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
         }
+    }
+}
+
+/// Where the contacts' constraints come from while they are packed: each
+/// from its solver manifold and its bodies' parameters and states.
+struct ContactSource<'a> {
+    manifolds: &'a [SolverManifold],
+    places: &'a [u32],
+    indices: &'a [(u32, u32)],
+    params: &'a [BodyParams],
+    states: &'a [BodyState],
+    softness: Softness,
+    static_softness: Softness,
+    warm_start: bool,
+}
+
+impl ConstraintSource<ContactConstraint> for ContactSource<'_> {
+    #[inline(always)]
+    fn constraint(&self, i: u32) -> ContactConstraint {
+        let m = &self.manifolds[self.places[i as usize] as usize];
+        let (ia, ib) = self.indices[i as usize];
+        let param = |i: u32| if i == NO_INDEX { &FIXED_PARAMS } else { &self.params[i as usize] };
+        let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &self.states[i as usize] };
+        prepare_contact(
+            m,
+            (ia, ib),
+            (param(ia), param(ib)),
+            (state(ia), state(ib)),
+            self.softness,
+            self.static_softness,
+            self.warm_start,
+        )
     }
 }
 
