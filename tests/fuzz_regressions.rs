@@ -444,8 +444,8 @@ fn joints_anchored_past_the_largest_float_keep_finite_forces() {
 /// (in f32; 1e-154 m in f64) has a squared length that underflows to zero,
 /// so `t` was 0/0 and both points NaN: a segment 1.6e-39 m long lying on a
 /// capsule's equally short core (found by `fuzz/run.sh`; the input is
-/// `fuzz/regressions/pair_queries/coincident-subnormal-segments`). The
-/// parameter is now measured along the edge's unit direction.
+/// `fuzz/regressions/pair_queries/coincident-subnormal-segments`). Such an
+/// edge is now measured along its unit direction (any other as before).
 #[test]
 fn coincident_tiny_segments_give_finite_witness_points() {
     let length = Real::MIN_POSITIVE.sqrt() * 1e-9;

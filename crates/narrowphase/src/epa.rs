@@ -214,12 +214,18 @@ impl Polytope {
     fn output(&self, edge: &Edge, iterations: usize, converged: bool) -> EpaOutput {
         let p = self.points[edge.start];
         let q = self.points[(edge.start + 1) % self.len];
-        // Measured along the edge's unit direction: the squared length of an
-        // edge shorter than about 1e-19 m underflows to zero in f32, and
-        // dividing by it would make the witness points NaN.
-        let t = match unit_and_length(&(q.w - p.w)) {
-            Some((along, length)) => (-p.w.dot(&along) / length).clamp(0.0, 1.0),
-            None => 0.0,
+        let e = q.w - p.w;
+        let ee = e.norm_squared();
+        let t = if ee >= Real::MIN_POSITIVE {
+            (-p.w.dot(&e) / ee).clamp(0.0, 1.0)
+        } else {
+            // The squared length of an edge shorter than about 1e-19 m (in
+            // f32) underflows, and 0/0 would make the witness points NaN:
+            // such an edge is measured along its unit direction instead.
+            match unit_and_length(&e) {
+                Some((along, length)) => (-p.w.dot(&along) / length).clamp(0.0, 1.0),
+                None => 0.0,
+            }
         };
         let point_a = p.a + (q.a - p.a) * t;
         let point_b = p.b + (q.b - p.b) * t;
