@@ -369,6 +369,12 @@ impl RegionGrid {
         CellRange { min: self.cell_of(aabb.mins.x, aabb.mins.y), max: self.cell_of(aabb.maxs.x, aabb.maxs.y) }
     }
 
+    /// The longest side of a box the grid keeps ([`LONG_SHARE`] of a region).
+    #[inline]
+    pub(crate) fn long_side_limit(&self) -> Real {
+        LONG_SHARE * self.size
+    }
+
     /// The cells of a box that belongs in the grid: one that touches at most
     /// 2 × 2 regions and is no longer than [`LONG_SHARE`] of a region on either
     /// side. `None` for the others, which the broad phase keeps in its list of
@@ -382,7 +388,7 @@ impl RegionGrid {
     #[inline]
     pub(crate) fn grid_range(&self, aabb: &Aabb) -> Option<CellRange> {
         let range = self.range_of(aabb);
-        let limit = LONG_SHARE * self.size;
+        let limit = self.long_side_limit();
         let short = aabb.maxs.x - aabb.mins.x <= limit && aabb.maxs.y - aabb.mins.y <= limit;
         (short && range.fits_grid()).then_some(range)
     }

@@ -43,10 +43,23 @@ impl Default for BroadPhaseSettings {
 /// categories but none of those present (the links of a chain or a grid that
 /// never collide with each other): it makes no pair, so its box costs nothing
 /// to grow, and a larger box is left less often. Queries read such proxies
-/// with a few more candidates. A proxy that accepts no category at all (an
-/// index kept only for queries) keeps the plain margin: there, only queries
-/// read the boxes.
+/// with a few more candidates. The larger margin stops where the box would
+/// grow past a quarter of a region on a side (never below the plain margin):
+/// a box that long leaves the grid for the list of large proxies, which every
+/// query and every moved proxy reads. A proxy that accepts no category at all
+/// (an index kept only for queries) keeps the plain margin: there, only
+/// queries read the boxes.
 pub const LONELY_MARGIN_SCALE: Real = 25.0;
+
+/// The margin of a proxy that can pair with nothing present, around the
+/// tight box `tight`: [`LONELY_MARGIN_SCALE`] times the plain margin, but
+/// no more than leaves the fat box's longer side nine tenths of the way to
+/// `limit` (the longest side the grid keeps), and never less than the plain
+/// margin.
+fn lonely_margin(plain: Real, tight: &Aabb, limit: Real) -> Real {
+    let side = (tight.maxs.x - tight.mins.x).max(tight.maxs.y - tight.mins.y);
+    (plain * LONELY_MARGIN_SCALE).min(0.45 * (limit - side)).max(plain)
+}
 
 /// Entries of a swept region per search (see [`plan_searches`]):
 /// a few tens of microseconds of work, long enough to be worth a task.
@@ -363,10 +376,11 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         }
         // The proxy's own categories count as present: a proxy being added
         // is not alone in the world with itself.
+        let plain = self.settings.margin;
         let margin = if filter.mask != 0 && filter.mask & (self.categories | filter.category) == 0 {
-            self.settings.margin * LONELY_MARGIN_SCALE
+            lonely_margin(plain, tight, self.grid.long_side_limit())
         } else {
-            self.settings.margin
+            plain
         };
         let fat = tight.loosened(margin);
         if !fat.is_valid() {
@@ -1034,6 +1048,27 @@ mod tests {
         sap.check_invariants().unwrap();
     }
 
+    /// The larger margin stops short of making a box too long for the grid:
+    /// with the default settings (0.1 m, regions of 16 m, so boxes up to 4 m
+    /// a side) a 1 m link would have grown by 2.5 m a side, to 6 m, and gone
+    /// to the large list every query reads. It grows by 0.45 × (4 − 1) =
+    /// 1.35 m instead; a link 3.5 m long by 0.45 × 0.5 = 0.225 m, and one
+    /// 3.79 m long by the plain margin (0.45 × 0.21 is less), which keeps
+    /// it in the grid too.
+    #[test]
+    fn the_larger_margin_keeps_boxes_in_the_grid() {
+        let mut sap = SweepAndPrune::<u32>::new();
+        let link = PairFilter { category: 2, mask: !2 };
+        let long = |x: Real, length: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + length, 0.5));
+        for (key, x, length, margin) in [(1, 0.0, 1.0, 1.35), (2, 5.0, 3.5, 0.225), (3, 20.0, 3.79, 0.1)] {
+            sap.insert_filtered(key, long(x, length), link).unwrap();
+            let fat = sap.fat_aabb(key).unwrap();
+            assert!((fat.maxs.x - fat.mins.x - (length + 2.0 * margin)).abs() < 1e-4, "{key}: {fat:?}");
+        }
+        assert!(sap.large.is_empty(), "links in the large list: {:?}", sap.large);
+        sap.check_invariants().unwrap();
+    }
+
     /// A proxy whose filter accepts none of the categories present gets the
     /// larger margin, and makes no pair; once a category it accepts is
     /// present, its next refit gives it the plain margin, and it pairs by
@@ -1041,7 +1076,8 @@ mod tests {
     #[test]
     fn proxies_that_pair_with_nothing_get_the_larger_margin() {
         let margin = 0.1;
-        let settings = BroadPhaseSettings { margin, region_size: 4.0 };
+        // Regions large enough that the larger margin is not capped.
+        let settings = BroadPhaseSettings { margin, region_size: 64.0 };
         let mut sap = SweepAndPrune::<u32>::with_settings(settings).unwrap();
         let link = PairFilter { category: 2, mask: !2 };
         let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));

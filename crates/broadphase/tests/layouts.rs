@@ -11,7 +11,7 @@ use lamina_geometry::Real;
 
 fn exact(region_size: Real) -> (SweepAndPrune<u32>, Model) {
     let settings = BroadPhaseSettings { margin: 0.0, region_size };
-    (SweepAndPrune::with_settings(settings).expect("valid settings"), Model::new(0.0))
+    (SweepAndPrune::with_settings(settings).expect("valid settings"), Model::new(settings))
 }
 
 #[test]
@@ -139,7 +139,7 @@ fn tall_stack_and_row_of_pyramids_in_touching_contact() {
 fn teleports_across_the_world_and_back() {
     let settings = BroadPhaseSettings { margin: 0.1, region_size: 4.0 };
     let mut sap = SweepAndPrune::with_settings(settings).expect("valid settings");
-    let mut model = Model::new(0.1);
+    let mut model = Model::new(settings);
     let mut rng = Rng(99);
     let mut events = Vec::new();
     for k in 0..400 {
@@ -191,7 +191,7 @@ fn coordinates_beyond_the_grid_share_border_cells_and_stay_exact() {
 fn proxies_growing_past_a_region_move_to_the_large_list_and_back() {
     let settings = BroadPhaseSettings { margin: 0.1, region_size: 2.0 };
     let mut sap = SweepAndPrune::with_settings(settings).expect("valid settings");
-    let mut model = Model::new(0.1);
+    let mut model = Model::new(settings);
     let mut rng = Rng(31);
     let mut events = Vec::new();
     for k in 0..300 {
@@ -213,7 +213,7 @@ fn proxies_growing_past_a_region_move_to_the_large_list_and_back() {
 #[test]
 fn resting_proxies_report_nothing() {
     let mut sap = SweepAndPrune::<u32>::new();
-    let mut model = Model::new(sap.margin());
+    let mut model = Model::new(sap.settings());
     let mut events = Vec::new();
     for k in 0..100 {
         let x = k as Real * 0.9;
@@ -234,7 +234,7 @@ fn resting_proxies_report_nothing() {
 #[test]
 fn removing_and_reinserting_a_key_in_one_step_ends_then_begins() {
     let mut sap = SweepAndPrune::<u32>::new();
-    let mut model = Model::new(sap.margin());
+    let mut model = Model::new(sap.settings());
     let mut events = Vec::new();
     model.insert(&mut sap, 1, aabb(0.0, 0.0, 1.0, 1.0));
     model.insert(&mut sap, 2, aabb(0.5, 0.0, 1.5, 1.0));

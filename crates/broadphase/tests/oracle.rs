@@ -38,7 +38,7 @@ fn run(seed: u64, settings: BroadPhaseSettings, scene: Scene, n: usize, steps: u
 fn run_with(seed: u64, settings: BroadPhaseSettings, scene: Scene, n: usize, steps: usize, filtered: bool) {
     let mut rng = Rng(seed);
     let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
-    let mut model = Model::new(settings.margin);
+    let mut model = Model::new(settings);
     let mut tight: Vec<(u32, Aabb)> = Vec::new();
     let mut next_key = 0u32;
     let mut events = Vec::new();
@@ -133,7 +133,7 @@ fn filtered_proxies_pair_only_as_their_filters_allow() {
 fn turning_long_boxes_move_between_the_grid_and_the_large_list() {
     let settings = BroadPhaseSettings::default();
     let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
-    let mut model = Model::new(settings.margin);
+    let mut model = Model::new(settings);
     let mut rng = Rng(0xd2_0001);
     let mut events = Vec::new();
     let wall_box = |k: u32, angle: Real| {

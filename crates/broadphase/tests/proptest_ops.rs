@@ -46,7 +46,7 @@ proptest! {
     ) {
         let settings = BroadPhaseSettings { margin, region_size };
         let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
-        let mut model = Model::new(margin);
+        let mut model = Model::new(settings);
         let mut events = Vec::new();
         for op in ops {
             match op {

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use lamina_broadphase::{LONELY_MARGIN_SCALE, PairEvent, PairFilter, SweepAndPrune};
+use lamina_broadphase::{BroadPhaseSettings, LONELY_MARGIN_SCALE, PairEvent, PairFilter, SweepAndPrune};
 use lamina_geometry::{Aabb, Point, Real};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,9 +42,11 @@ pub fn aabb(x0: Real, y0: Real, x1: Real, y1: Real) -> Aabb {
 /// must have. `update` must move the proxy exactly when the tight box leaves this
 /// box, and the new fat box is the tight box grown by the margin, or by
 /// `LONELY_MARGIN_SCALE` times it where the proxy's filter accepts some
-/// categories but none of those present (its own counted).
+/// categories but none of those present (its own counted), as far as keeps
+/// the box's longer side within nine tenths of the way to a quarter region.
 pub struct Model {
     pub margin: Real,
+    pub region_size: Real,
     pub fat: BTreeMap<u32, Aabb>,
     /// Filters of proxies inserted with one (the others accept everything).
     pub filters: BTreeMap<u32, PairFilter>,
@@ -53,13 +55,19 @@ pub struct Model {
 }
 
 impl Model {
-    pub fn new(margin: Real) -> Self {
-        Self { margin, fat: BTreeMap::new(), filters: BTreeMap::new(), replayed: BTreeSet::new() }
+    pub fn new(settings: BroadPhaseSettings) -> Self {
+        Self {
+            margin: settings.margin,
+            region_size: settings.region_size,
+            fat: BTreeMap::new(),
+            filters: BTreeMap::new(),
+            replayed: BTreeSet::new(),
+        }
     }
 
     pub fn insert(&mut self, sap: &mut SweepAndPrune<u32>, key: u32, tight: Aabb) {
         sap.insert(key, tight).expect("insert of a fresh key with a valid box");
-        let fat = tight.loosened(self.margin_for(PairFilter::ALL, PairFilter::ALL.category));
+        let fat = tight.loosened(self.margin_for(PairFilter::ALL, PairFilter::ALL.category, &tight));
         self.fat.insert(key, fat);
     }
 
@@ -71,11 +79,13 @@ impl Model {
             .fold(0, |a, c| a | c)
     }
 
-    /// The margin of a proxy of filter `filter` where the categories
-    /// `present` are present.
-    fn margin_for(&self, filter: PairFilter, present: u32) -> Real {
+    /// The margin of a proxy of filter `filter` and tight box `tight` where
+    /// the categories `present` are present.
+    fn margin_for(&self, filter: PairFilter, present: u32, tight: &Aabb) -> Real {
         if filter.mask != 0 && filter.mask & present == 0 {
-            self.margin * LONELY_MARGIN_SCALE
+            let longer = (tight.maxs.x - tight.mins.x).max(tight.maxs.y - tight.mins.y);
+            let room = 0.45 * (0.25 * self.region_size - longer);
+            (self.margin * LONELY_MARGIN_SCALE).min(room).max(self.margin)
         } else {
             self.margin
         }
@@ -89,7 +99,7 @@ impl Model {
         filter: PairFilter,
     ) {
         sap.insert_filtered(key, tight, filter).expect("insert of a fresh key with a valid box");
-        let margin = self.margin_for(filter, self.present() | filter.category);
+        let margin = self.margin_for(filter, self.present() | filter.category, &tight);
         self.fat.insert(key, tight.loosened(margin));
         self.filters.insert(key, filter);
     }
@@ -100,7 +110,7 @@ impl Model {
         assert_eq!(moved, !fat.contains(&tight), "update of {key} reported moved = {moved}");
         if moved {
             let filter = self.filters.get(&key).copied().unwrap_or(PairFilter::ALL);
-            let margin = self.margin_for(filter, self.present());
+            let margin = self.margin_for(filter, self.present(), &tight);
             *self.fat.get_mut(&key).expect("model knows the key") = tight.loosened(margin);
         }
     }

@@ -213,10 +213,7 @@ impl Polygon {
             return box_aabb(h, pose).loosened(self.radius);
         }
         let core = match self.angles {
-            None => {
-                let first = pose * self.vertices[0];
-                self.vertices[1..].iter().fold(Aabb::new(first, first), |b, v| b.including(&(pose * v)))
-            }
+            None => self.bounds_of_vertices(pose),
             Some(_) => {
                 // Four support queries instead of n transforms.
                 let inv = pose.rotation.inverse();
@@ -233,9 +230,13 @@ impl Polygon {
     /// but a box: the oracle of the box's closed form.
     #[doc(hidden)]
     pub fn aabb_of_vertices(&self, pose: &Isometry) -> Aabb {
+        self.bounds_of_vertices(pose).loosened(self.radius)
+    }
+
+    /// The bounds of the core's vertices, each transformed by `pose`.
+    fn bounds_of_vertices(&self, pose: &Isometry) -> Aabb {
         let first = pose * self.vertices[0];
-        let core = self.vertices[1..].iter().fold(Aabb::new(first, first), |b, v| b.including(&(pose * v)));
-        core.loosened(self.radius)
+        self.vertices[1..].iter().fold(Aabb::new(first, first), |b, v| b.including(&(pose * v)))
     }
 
     /// Exact mass properties: the core polygon, plus for a rounded polygon a
