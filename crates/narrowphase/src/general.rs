@@ -8,6 +8,7 @@
 //! the witnesses.
 
 use lamina_geometry::math::try_normalize;
+use lamina_geometry::tolerance::REFERENCE_HYSTERESIS;
 use lamina_geometry::{Isometry, Real, Shape, Vec2};
 
 use crate::clip::{Edge, FACING_COS, clip};
@@ -23,6 +24,11 @@ pub fn collide_general(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loc
         return LocalManifold::default();
     }
     let n = s.normal;
+    let id = FeatureId::new(
+        support_feature(&pair.a, &n),
+        support_feature(&pair.b, &xf.rotation.inverse_transform_vector(&-n)),
+    );
+    let witness = LocalPoint { point: nalgebra::center(&s.point_a, &s.point_b), separation: s.distance, id };
     let feature_a = facing_edge(&pair.a, &Isometry::identity(), &n, pair.radius_a);
     let feature_b = facing_edge(&pair.b, xf, &-n, pair.radius_b);
     if let (Some(ea), Some(eb)) = (feature_a, feature_b) {
@@ -30,7 +36,7 @@ pub fn collide_general(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loc
         if ea.normal.dot(&n) >= -eb.normal.dot(&n) {
             let points = clip(&ea, &eb, margin);
             if !points.is_empty() {
-                return LocalManifold { normal: ea.normal, points };
+                return keeping_the_deepest(LocalManifold { normal: ea.normal, points }, witness);
             }
         } else {
             let mut points = clip(&eb, &ea, margin);
@@ -38,16 +44,35 @@ pub fn collide_general(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loc
                 for p in &mut points {
                     p.id = p.id.flipped();
                 }
-                return LocalManifold { normal: -eb.normal, points };
+                return keeping_the_deepest(LocalManifold { normal: -eb.normal, points }, witness);
             }
         }
     }
-    let id = FeatureId::new(
-        support_feature(&pair.a, &n),
-        support_feature(&pair.b, &xf.rotation.inverse_transform_vector(&-n)),
-    );
-    let point = nalgebra::center(&s.point_a, &s.point_b);
-    LocalManifold::single(n, LocalPoint { point, separation: s.distance, id })
+    LocalManifold::single(n, witness)
+}
+
+/// `clipped`, with the witness `deepest` in place of its nearer point when
+/// clipping lost the deepest contact.
+///
+/// Clipping keeps the incident edge within the reference edge's ends. When the
+/// reference edge has a nearly collinear neighbour, the deepest point may lie
+/// beyond its end, under that neighbour: the clipped points are then shallower
+/// than the penetration GJK/EPA measured, and the solver would leave the pair
+/// overlapping by the difference. The clipped point nearer the witness is the
+/// one the reference edge's end cut short; the other end stays.
+fn keeping_the_deepest(mut clipped: LocalManifold, deepest: LocalPoint) -> LocalManifold {
+    let clipped_depth = clipped.points.iter().map(|p| p.separation).fold(Real::INFINITY, Real::min);
+    if clipped_depth <= deepest.separation + REFERENCE_HYSTERESIS {
+        return clipped;
+    }
+    if clipped.points.len() < 2 {
+        clipped.points.push(deepest);
+    } else {
+        let gap = |p: &LocalPoint| (p.point - deepest.point).norm_squared();
+        let nearer = usize::from(gap(&clipped.points[1]) < gap(&clipped.points[0]));
+        clipped.points[nearer] = deepest;
+    }
+    clipped
 }
 
 /// The core's edge facing `dir` (A's frame), if it faces it squarely. `pose`

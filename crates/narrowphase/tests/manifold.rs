@@ -224,3 +224,39 @@ fn large_polygons_face_to_face_get_two_points() {
     assert_eq!(m.points.len(), 2, "{m:?}");
     assert!((m.normal - Vec2::y()).norm() < 1e-3, "{}", m.normal);
 }
+
+/// A triangle and a thin quadrilateral 0.5 m deep, whose nearly parallel long
+/// edges once left clipping with nothing: the point must still lie on both
+/// boundaries (a random-seed run of the property test above drew this pair).
+#[test]
+fn deep_thin_polygon_pair_keeps_its_point_on_both_boundaries() {
+    let pose = |x: Real, y: Real, re: Real, im: Real| {
+        Isometry::from_parts(
+            nalgebra::Translation2::new(x, y),
+            nalgebra::UnitComplex::from_complex(nalgebra::Complex::new(re, im)),
+        )
+    };
+    let a = Shape::polygon(&[p(0.0, 0.0), p(0.5296647, -0.8794424), p(1.4484441, -0.39500865)]).unwrap();
+    let b = Shape::polygon(&[
+        p(0.0, 0.0),
+        p(1.4240144, -0.43000755),
+        p(0.6616238, -0.15501358),
+        p(-1.3722866, 0.5554267),
+    ])
+    .unwrap();
+    let pa = pose(-0.47963032, -0.13748708, -0.3081072, 0.95135164);
+    let pb = pose(-0.38165715, 0.6016279, -0.90965486, 0.41536492);
+    let (va, vb) = (world_vertices(&a, &pa), world_vertices(&b, &pb));
+    let sat = sat_depth(&va, &vb);
+    let m = contact_manifold(&a, &pa, &b, &pb, 0.0);
+    let min_sep = m.points.iter().map(|q| q.separation).fold(Real::INFINITY, Real::min);
+    assert!(close(min_sep as f64, -sat, 1e-3), "clipping {min_sep} vs SAT {sat}");
+    let off_boundary = |v: &[Point], q: &Point| {
+        (0..v.len()).map(|i| segment_distance(&v[i], &v[(i + 1) % v.len()], q)).fold(f64::MAX, f64::min)
+    };
+    for q in &m.points {
+        let half = m.normal * (0.5 * q.separation);
+        assert!(off_boundary(&va, &(q.point - half)) < 1e-3, "{q:?} not on A");
+        assert!(off_boundary(&vb, &(q.point + half)) < 1e-3, "{q:?} not on B");
+    }
+}

@@ -58,7 +58,39 @@ pub fn collide_polygons(a: &PolyView, b: &PolyView, margin: Real) -> LocalManifo
     let (reference, incident) = if f.flip { (b, a) } else { (a, b) };
     let ref_e = edge_of(reference, f.reference_edge);
     let inc_e = edge_of(incident, f.incident_edge);
-    manifold_from_edges(&ref_e, &inc_e, f.separation, f.flip, margin, false)
+    match clipped_or_closest(&ref_e, &inc_e, f.separation, margin, false) {
+        Some(manifold) => oriented(manifold, f.flip),
+        None => other_reference_or_deepest_end(a, b, &f, &ref_e, &inc_e, margin),
+    }
+}
+
+/// The contact when clipping the incident edge against the reference edge kept
+/// nothing although the cores overlap: the incident edge lies past the
+/// reference edge's ends. That happens when the two polygons' best axes nearly
+/// tie and the winner's face does not span the overlap (a thin sliver across a
+/// corner). The other polygon's best face, when it separates them within the
+/// hysteresis as well, spans it; its clipped points lie on both boundaries.
+/// Failing that, one point at the incident edge's deepest end.
+#[cold]
+fn other_reference_or_deepest_end(
+    a: &PolyView,
+    b: &PolyView,
+    f: &ClipFeatures,
+    ref_e: &Edge,
+    inc_e: &Edge,
+    margin: Real,
+) -> LocalManifold {
+    let flip = !f.flip;
+    let (reference, incident) = if flip { (b, a) } else { (a, b) };
+    let (edge, separation) = max_separation(reference, incident);
+    if separation >= f.separation - REFERENCE_HYSTERESIS {
+        let other_ref = edge_of(reference, edge);
+        let other_inc = edge_of(incident, most_opposed_edge(incident, &reference.normals[edge]));
+        if let Some(manifold) = clipped_or_closest(&other_ref, &other_inc, separation, margin, false) {
+            return oriented(manifold, flip);
+        }
+    }
+    oriented(deepest_incident_end(ref_e, inc_e, margin), f.flip)
 }
 
 /// Steps 3 and on: the contact of the reference edge `ref_e` and the incident
@@ -75,6 +107,23 @@ pub(crate) fn manifold_from_edges(
     margin: Real,
     ref_on_top: bool,
 ) -> LocalManifold {
+    let manifold = clipped_or_closest(ref_e, inc_e, separation, margin, ref_on_top)
+        .unwrap_or_else(|| deepest_incident_end(ref_e, inc_e, margin));
+    oriented(manifold, flip)
+}
+
+/// The contact of the reference and incident edges in the reference polygon's
+/// orientation: through the closest features when the cores are apart and do not
+/// face each other squarely, else by clipping. `None` when the cores overlap and
+/// clipping keeps nothing.
+#[inline(always)]
+fn clipped_or_closest(
+    ref_e: &Edge,
+    inc_e: &Edge,
+    separation: Real,
+    margin: Real,
+    ref_on_top: bool,
+) -> Option<LocalManifold> {
     let clipped = |reference: &Edge, incident: &Edge, margin: Real| LocalManifold {
         normal: reference.normal,
         points: if ref_on_top {
@@ -87,19 +136,22 @@ pub(crate) fn manifold_from_edges(
     let apart = separation > REFERENCE_HYSTERESIS;
     // One call site for the clipper, so that it is inlined.
     let closest = if apart { closest_features(&ref_e, &inc_e, margin, true) } else { None };
-    let mut manifold = match closest {
+    let manifold = match closest {
         Some(manifold) => manifold,
         None => clipped(&ref_e, &inc_e, margin),
     };
-    if manifold.points.is_empty() {
-        // Parallel edges that do not overlap along the reference edge: the
-        // contact is at their nearest ends.
-        manifold = if apart {
-            closest_features(&ref_e, &inc_e, margin, false).unwrap_or_default()
-        } else {
-            deepest_incident_end(&ref_e, &inc_e, margin)
-        };
+    if !manifold.points.is_empty() {
+        return Some(manifold);
     }
+    // Parallel edges that do not overlap along the reference edge: when the
+    // cores are apart, the contact is at their nearest ends.
+    if apart { Some(closest_features(&ref_e, &inc_e, margin, false).unwrap_or_default()) } else { None }
+}
+
+/// `manifold`, built with the reference edge on B when `flip`, turned to point
+/// from A to B with its features named A first.
+#[inline(always)]
+fn oriented(mut manifold: LocalManifold, flip: bool) -> LocalManifold {
     if flip {
         manifold.normal = -manifold.normal;
         for p in &mut manifold.points {
