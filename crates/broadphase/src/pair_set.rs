@@ -48,6 +48,33 @@ fn list_of<'a>(slots: &'a [Slot], spilled: &'a [Vec<u32>], id: u32) -> &'a [u32]
     if len <= INLINE { &slot.items[..len] } else { &spilled[slot.items[0] as usize] }
 }
 
+/// The partner lists of a [`PairSet`], to be read from several threads.
+#[derive(Clone, Copy)]
+pub(crate) struct PartnerLists<'a> {
+    slots: &'a [Slot],
+    spilled: &'a [Vec<u32>],
+}
+
+impl PartnerLists<'_> {
+    /// True when `found` (duplicates allowed) holds exactly the partners of
+    /// `id`, so that [`PairSet::reconcile`] would change nothing. Lists longer
+    /// than a direct comparison serves are not compared: false.
+    pub(crate) fn already_match(&self, id: u32, found: &[u32]) -> bool {
+        let partners = list_of(self.slots, self.spilled, id);
+        if partners.len() > DIRECT_COMPARE || found.len() > DIRECT_COMPARE {
+            return false;
+        }
+        let mut seen = 0u32;
+        for &q in found {
+            match partners.iter().position(|&p| p == q) {
+                Some(i) => seen |= 1 << i,
+                None => return false,
+            }
+        }
+        seen.count_ones() as usize == partners.len()
+    }
+}
+
 /// Adjacency lists, stamps and the event buffers of one step.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -169,6 +196,13 @@ impl<K: Copy + Ord> PairSet<K> {
             self.ends.push(ordered(key, proxies[q as usize].key));
             self.pair_count -= 1;
         }
+    }
+
+    /// The partner lists alone, without the keys (the caller's type, which
+    /// need not be shared between threads).
+    #[inline]
+    pub(crate) fn lists(&self) -> PartnerLists<'_> {
+        PartnerLists { slots: &self.slots, spilled: &self.spilled }
     }
 
     /// Brings the pairs of proxy `id` up to date: `found` holds every proxy whose fat

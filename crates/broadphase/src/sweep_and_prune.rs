@@ -72,6 +72,10 @@ const MOVER_RUN: usize = 128;
 /// are at least this many; fewer are not worth the tasks.
 const PARALLEL_SEARCHES: usize = 4;
 
+/// Movers per task when `update_pairs` tells, side by side, which movers' pairs
+/// stay as they are; below two tasks' worth one thread tells them all.
+const UNCHANGED_RUN: usize = 512;
+
 /// Decides which of the `active` regions are swept whole (by `policy`), and
 /// lists the searches for the overlaps of `movers` movers in the order they
 /// are reported: each swept region's sorted array in runs of [`SWEEP_RUN`]
@@ -199,6 +203,10 @@ pub struct SweepAndPrune<K> {
     found: Vec<u32>,
     #[cfg_attr(feature = "serde", serde(skip))]
     ends: Vec<u32>,
+    /// Per mover: true when the overlaps found are exactly its partners now,
+    /// so that reconciling it would change nothing.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    unchanged: Vec<bool>,
     /// Live proxies per category bit, and the bits some live proxy has: a
     /// mover whose mask meets none of them can pair with nothing, and is not
     /// searched for overlaps (a cloth whose particles ignore each other).
@@ -287,6 +295,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             search_hits: Vec::new(),
             found: Vec::new(),
             ends: Vec::new(),
+            unchanged: Vec::new(),
             category_counts: [0; 32],
             categories: 0,
             filtered: 0,
@@ -540,9 +549,12 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         self.collect_movers();
         self.find_overlaps();
         self.group_overlaps();
+        self.tell_unchanged();
         let mut start = 0;
-        for (&id, &end) in self.movers.iter().zip(&self.ends) {
-            self.pairs.reconcile(id, &self.found[start..end as usize], &self.proxies);
+        for ((&id, &end), &unchanged) in self.movers.iter().zip(&self.ends).zip(&self.unchanged) {
+            if !unchanged {
+                self.pairs.reconcile(id, &self.found[start..end as usize], &self.proxies);
+            }
             start = end as usize;
         }
         // Every bit still set is a mover's: clear its whole word.
@@ -716,6 +728,40 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             let slot = &mut ends[i as usize];
             self.found[*slot as usize] = q;
             *slot += 1;
+        }
+    }
+
+    /// Tells which movers found exactly the partners they have, in parallel
+    /// when there are enough of them: reconciling those would change nothing.
+    /// Most movers of a step keep their pairs (a pile that slides, a stream of
+    /// bodies that stays together), so the serial reconciling that follows
+    /// visits only the few whose pairs begin or end.
+    ///
+    /// Skipping them leaves every list as reconciling them would. A pair
+    /// changes only in the reconciling of one of its movers, and only when that
+    /// mover's overlaps and partners disagree about the other proxy. If the
+    /// other is a mover too, the disagreement is the same from its side
+    /// (overlap, filters and partner lists are symmetric), so it is not
+    /// skipped either; a skipped mover's list is thus never changed by another.
+    fn tell_unchanged(&mut self) {
+        let (lists, found, ends, movers) = (self.pairs.lists(), &self.found, &self.ends, &self.movers);
+        let tell = |first: usize, out: &mut [bool]| {
+            let mut start = if first == 0 { 0 } else { ends[first - 1] as usize };
+            for (i, unchanged) in out.iter_mut().enumerate() {
+                let end = ends[first + i] as usize;
+                *unchanged = lists.already_match(movers[first + i], &found[start..end]);
+                start = end;
+            }
+        };
+        self.unchanged.clear();
+        self.unchanged.resize(movers.len(), false);
+        if movers.len() < 2 * UNCHANGED_RUN || rayon::current_num_threads() == 1 {
+            tell(0, &mut self.unchanged);
+        } else {
+            self.unchanged
+                .par_chunks_mut(UNCHANGED_RUN)
+                .enumerate()
+                .for_each(|(chunk, out)| tell(chunk * UNCHANGED_RUN, out));
         }
     }
 
