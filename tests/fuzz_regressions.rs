@@ -492,3 +492,37 @@ fn nearly_touching_rounded_boxes_give_unit_normals() {
         assert!((p.depth - depth).abs() < 1e-4, "depth {} against {depth}", p.depth);
     }
 }
+
+/// Root cause: a segment's ray cast divided two cross products of its edge,
+/// and an edge 6·10⁻⁴⁵ m long makes them subnormal, with a few bits each:
+/// the hit on such a segment at (5.5, 17.0) lay 0.4 m from it (found by
+/// `fuzz/run.sh` with seed 3; the input is `fuzz/regressions/pair_queries/
+/// subnormal-segment-ray`). Where an edge's square, or its product with the
+/// ray's direction, is below the normal numbers, the hit is now measured
+/// along the edge's unit normal and direction; capsules' sides as well.
+#[test]
+fn rays_hit_subnormal_segments_where_they_are() {
+    let tiny = Real::MIN_POSITIVE / 1_048_576.0;
+    assert!(tiny > 0.0 && tiny < Real::MIN_POSITIVE, "the test needs a subnormal length");
+    // Straight down onto a point-like segment, and onto a capsule round it.
+    let ray = Ray::new(Point::new(0.0, 5.0), Vec2::new(0.0, -1.0));
+    let segment = Shape::segment(Point::new(0.0, 0.0), Point::new(tiny, 0.0));
+    let hit = segment.cast_ray(&Isometry::identity(), &ray, 100.0).expect("the ray meets the segment");
+    assert!((hit.toi - 5.0).abs() < 1e-5, "toi {} against 5", hit.toi);
+    assert!((hit.normal - Vec2::new(0.0, 1.0)).norm() < 1e-5, "normal {}", hit.normal);
+    let capsule = Shape::capsule(Point::new(0.0, 0.0), Point::new(tiny, 0.0), 0.5);
+    let hit = capsule.cast_ray(&Isometry::identity(), &ray, 100.0).expect("the ray meets the capsule");
+    assert!((hit.toi - 4.5).abs() < 1e-5, "toi {} against 4.5", hit.toi);
+    // The fuzzer's case: whatever the ray reports lies on the segment.
+    let segment = Shape::segment(Point::new(0.0, -20.0), Point::new(6e-45, -20.0));
+    let pose = Isometry::from_parts(
+        Vec2::new(5.5, 17.019997).into(),
+        Rotation::from_cos_sin_unchecked(0.69907016, 0.7150531),
+    );
+    let ray = Ray::new(Point::new(50.300003, 34.100006), Vec2::new(-0.6999998, -0.6999998));
+    if let Some(hit) = segment.cast_ray(&pose, &ray, 1000.0) {
+        let point = ray.origin + ray.dir * hit.toi;
+        let off = segment.distance_to_point(&pose, &point);
+        assert!(off < 1e-3, "hit {hit:?} lies {off} m from the segment");
+    }
+}

@@ -189,7 +189,10 @@ fn check_ray(shape: &Shape, pose: &Isometry, input: &mut Input, tolerance: f64) 
         let point = origin + dir * hit.toi;
         let off = shape.distance_to_point(pose, &point) as f64;
         let inside_start = shape.contains_point(pose, &origin) && hit.toi == 0.0;
-        assert!(inside_start || off <= tolerance, "ray {ray:?} hit {hit:?} is {off} from the shape");
+        assert!(
+            inside_start || off <= tolerance,
+            "ray {ray:?} hit {hit:?} is {off} from the shape {shape:?} at {pose:?}"
+        );
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! A ray that starts inside a shape hits it at `toi = 0`; its normal is then the
 //! opposite of the ray's direction (there is no surface to report).
 
-use crate::math::{Point, Real, Vec2, cross, is_finite_point, right_perp, try_normalize};
+use crate::math::{Point, Real, Vec2, cross, is_finite_point, right_perp, try_normalize, unit_and_length};
 
 /// A half-line `origin + dir * t`, `t >= 0`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,6 +105,9 @@ pub(crate) fn ray_segment_front(ray: &Ray, a: &Point, b: &Point, max_toi: Real) 
     if denom >= 0.0 {
         return None; // parallel or approaching from behind
     }
+    if below_normal(&edge, denom) {
+        return ray_segment_front_across(ray, a, b, max_toi);
+    }
     let num = normal.dot(&(a - ray.origin));
     if num > 0.0 {
         return None; // origin behind the segment's line
@@ -119,6 +122,32 @@ pub(crate) fn ray_segment_front(ray: &Ray, a: &Point, b: &Point, max_toi: Real) 
         return None;
     }
     Some(RayHit { toi: t, normal: try_normalize(&normal)? })
+}
+
+/// True when an edge's squared length, or the product `across` of the edge
+/// with a ray's direction, is below the normal numbers (and not zero): such a
+/// product keeps only a few bits, and a hit computed from it can lie far from
+/// the edge. The ray tests then measure along the edge's unit vectors.
+#[inline]
+pub(crate) fn below_normal(edge: &Vec2, across: Real) -> bool {
+    edge.norm_squared() < Real::MIN_POSITIVE || (across != 0.0 && across.abs() < Real::MIN_POSITIVE)
+}
+
+/// [`ray_segment_front`] measured along the edge's unit normal and direction
+/// (see [`below_normal`]).
+fn ray_segment_front_across(ray: &Ray, a: &Point, b: &Point, max_toi: Real) -> Option<RayHit> {
+    let (along, length) = unit_and_length(&(b - a))?;
+    let normal = right_perp(&along);
+    let approach = normal.dot(&ray.dir);
+    let offset = normal.dot(&(a - ray.origin));
+    if approach >= 0.0 || offset > 0.0 {
+        return None;
+    }
+    let t = offset / approach;
+    if t.is_nan() || t > max_toi {
+        return None;
+    }
+    (0.0..=length).contains(&along.dot(&(ray.origin + ray.dir * t - a))).then_some(RayHit { toi: t, normal })
 }
 
 /// The earlier of two optional hits.

@@ -3,9 +3,11 @@
 use crate::aabb::Aabb;
 use crate::error::ShapeError;
 use crate::mass::MassProperties;
-use crate::math::{Isometry, Point, Real, Vec2, cross, is_finite_point, right_perp, try_normalize};
+use crate::math::{
+    Isometry, Point, Real, Vec2, cross, is_finite_point, right_perp, try_normalize, unit_and_length,
+};
 use crate::point_query::PointProjection;
-use crate::ray::{Ray, RayHit};
+use crate::ray::{Ray, RayHit, below_normal};
 use crate::support::SupportMap;
 
 /// The segment from `a` to `b`. Segments have no area, hence no mass: they are
@@ -47,6 +49,9 @@ impl Segment {
     pub fn cast_local_ray(&self, ray: &Ray, max_toi: Real) -> Option<RayHit> {
         let edge = self.b - self.a;
         let denom = cross(&edge, &ray.dir);
+        if below_normal(&edge, denom) {
+            return self.cast_local_ray_across(ray, max_toi);
+        }
         let to_origin = ray.origin - self.a;
         if denom == 0.0 {
             return self.cast_collinear_ray(ray, max_toi);
@@ -59,6 +64,27 @@ impl Segment {
         let n = try_normalize(&right_perp(&edge))?;
         let normal = if n.dot(&ray.dir) > 0.0 { -n } else { n };
         Some(RayHit { toi: t, normal })
+    }
+
+    /// [`Segment::cast_local_ray`] measured along the segment's unit normal and
+    /// direction, for a segment (or a ray and a segment) whose products fall
+    /// below the normal numbers: there a product keeps only a few bits, and
+    /// the hit computed from them lay 0.4 m off a segment 6·10⁻⁴⁵ m long.
+    fn cast_local_ray_across(&self, ray: &Ray, max_toi: Real) -> Option<RayHit> {
+        let (along, length) = unit_and_length(&(self.b - self.a))?;
+        let n = right_perp(&along);
+        let (approach, offset) = (n.dot(&ray.dir), n.dot(&(ray.origin - self.a)));
+        if approach == 0.0 {
+            return if offset == 0.0 { self.cast_collinear_ray(ray, max_toi) } else { None };
+        }
+        let t = -offset / approach;
+        if !(t >= 0.0 && t <= max_toi) {
+            return None;
+        }
+        if !(0.0..=length).contains(&along.dot(&(ray.origin + ray.dir * t - self.a))) {
+            return None;
+        }
+        Some(RayHit { toi: t, normal: if approach > 0.0 { -n } else { n } })
     }
 
     /// A ray parallel to the segment hits only if it runs along it.
