@@ -429,5 +429,9 @@ impl<K: Copy + Ord> PairSet<K> {
         events.clear();
         events.extend(self.ends.drain(..).map(|(a, b)| PairEvent::End(a, b)));
         events.extend(self.begins.drain(..).map(|(a, b)| PairEvent::Begin(a, b)));
+        // Scratch of the last mover reconciled, which movers passed over
+        // would leave from an earlier one: emptied, so that what is stored
+        // between steps depends on no such choice.
+        self.new_partners.clear();
     }
 }

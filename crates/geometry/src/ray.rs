@@ -124,10 +124,11 @@ pub(crate) fn ray_segment_front(ray: &Ray, a: &Point, b: &Point, max_toi: Real) 
     Some(RayHit { toi: t, normal: try_normalize(&normal)? })
 }
 
-/// True when an edge's squared length, or the product `across` of the edge
-/// with a ray's direction, is below the normal numbers (and not zero): such a
-/// product keeps only a few bits, and a hit computed from it can lie far from
-/// the edge. The ray tests then measure along the edge's unit vectors.
+/// True when an edge's squared length is below the normal numbers, or the
+/// product `across` of the edge with a ray's direction is (a product of zero,
+/// a parallel ray, aside): such a product keeps only a few bits, and a hit
+/// computed from it can lie far from the edge. The ray tests then measure
+/// along the edge's unit vectors.
 #[inline]
 pub(crate) fn below_normal(edge: &Vec2, across: Real) -> bool {
     edge.norm_squared() < Real::MIN_POSITIVE || (across != 0.0 && across.abs() < Real::MIN_POSITIVE)

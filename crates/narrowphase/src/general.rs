@@ -8,7 +8,7 @@
 //! the witnesses.
 
 use lamina_geometry::math::try_normalize;
-use lamina_geometry::tolerance::REFERENCE_HYSTERESIS;
+use lamina_geometry::tolerance::{LINEAR_SLOP, REFERENCE_HYSTERESIS};
 use lamina_geometry::{Isometry, Real, Shape, Vec2};
 
 use crate::clip::{Edge, FACING_COS, clip};
@@ -59,19 +59,23 @@ pub fn collide_general(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loc
 /// beyond its end, under that neighbour: the clipped points are then shallower
 /// than the penetration GJK/EPA measured, and the solver would leave the pair
 /// overlapping by the difference. The clipped point nearer the witness is the
-/// one the reference edge's end cut short; the other end stays.
+/// one the reference edge's end cut short; the other end stays. A clipped
+/// point of the witness's own contact (its feature pair, or within the linear
+/// slop of it) gives way to it whatever its place: two points of one feature
+/// pair would both be warm-started with that pair's impulse.
 fn keeping_the_deepest(mut clipped: LocalManifold, deepest: LocalPoint) -> LocalManifold {
     let clipped_depth = clipped.points.iter().map(|p| p.separation).fold(Real::INFINITY, Real::min);
     if clipped_depth <= deepest.separation + REFERENCE_HYSTERESIS {
         return clipped;
     }
-    if clipped.points.len() < 2 {
-        clipped.points.push(deepest);
-    } else {
-        let gap = |p: &LocalPoint| (p.point - deepest.point).norm_squared();
+    let gap = |p: &LocalPoint| (p.point - deepest.point).norm_squared();
+    // A clipped point of the witness's own contact gives way to it.
+    clipped.points.retain(|p| p.id != deepest.id && gap(p) > LINEAR_SLOP * LINEAR_SLOP);
+    if clipped.points.is_full() {
         let nearer = usize::from(gap(&clipped.points[1]) < gap(&clipped.points[0]));
-        clipped.points[nearer] = deepest;
+        clipped.points.remove(nearer);
     }
+    clipped.points.push(deepest);
     clipped
 }
 

@@ -15,7 +15,8 @@
 //! edge needs no transform, its side planes are `x = ±hx` and depths are read
 //! off `y` ([`crate::clip::clip_top`]); everything else (closest features of
 //! apart cores, the fallbacks, feature ids) is the polygon pair's, so both paths
-//! give the same manifold. [`crate::contact_manifold`] takes the points from that
+//! give the same manifold (but where clipping keeps nothing for overlapping
+//! cores: see `manifold_from_edges` in `polygons.rs`). [`crate::contact_manifold`] takes the points from that
 //! frame straight to the world.
 
 use lamina_geometry::tolerance::REFERENCE_HYSTERESIS;

@@ -65,12 +65,17 @@ pub fn collide_polygons(a: &PolyView, b: &PolyView, margin: Real) -> LocalManifo
 }
 
 /// The contact when clipping the incident edge against the reference edge kept
-/// nothing although the cores overlap: the incident edge lies past the
-/// reference edge's ends. That happens when the two polygons' best axes nearly
-/// tie and the winner's face does not span the overlap (a thin sliver across a
-/// corner). The other polygon's best face, when it separates them within the
-/// hysteresis as well, spans it; its clipped points lie on both boundaries.
-/// Failing that, one point at the incident edge's deepest end.
+/// nothing although the cores overlap (or lie within the hysteresis of
+/// touching): the incident edge lies past the reference edge's ends. That
+/// happens when the two polygons' best axes nearly tie and the winner's face
+/// does not span the overlap (a thin sliver across a corner). The other
+/// polygon's best face, when it separates them within the hysteresis as well,
+/// spans it; its clipped points lie on both boundaries. Failing that, one
+/// point at the incident edge's deepest end.
+///
+/// In practice the other face is B's: A's face is the first choice, and B's
+/// wins only by more than the hysteresis, after which A's is never within it.
+/// Swapping A and B therefore tries the same two faces.
 #[cold]
 fn other_reference_or_deepest_end(
     a: &PolyView,
@@ -96,7 +101,10 @@ fn other_reference_or_deepest_end(
 /// Steps 3 and on: the contact of the reference edge `ref_e` and the incident
 /// edge `inc_e`, both in A's frame, given the best separation and whether B holds
 /// the reference edge. Shared with the box and segment pairs, so all give the
-/// same points. `ref_on_top` says that `ref_e` is the top edge of a box in the
+/// same points, but for one rare case: overlapping cores whose clipping keeps
+/// nothing, where the general polygon pair also tries the other polygon's
+/// face ([`collide_polygons`]) and the box and segment pairs take the incident
+/// edge's deepest end. `ref_on_top` says that `ref_e` is the top edge of a box in the
 /// box's own frame, which [`clip_top`] clips more cheaply than [`clip`].
 #[inline(always)]
 pub(crate) fn manifold_from_edges(

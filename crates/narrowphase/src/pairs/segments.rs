@@ -7,7 +7,8 @@
 //! has two axes per segment and two vertices to project, and everything after it
 //! (reference edge with hysteresis, incident edge, clipping, the closest points of
 //! apart cores, feature ids) is the polygon pair's own, so both paths give the
-//! same manifold.
+//! same manifold (but where clipping keeps nothing for overlapping cores: see
+//! `manifold_from_edges` in `polygons.rs`).
 
 use lamina_geometry::math::{right_perp, try_normalize};
 use lamina_geometry::tolerance::REFERENCE_HYSTERESIS;
