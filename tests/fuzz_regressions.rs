@@ -526,3 +526,38 @@ fn rays_hit_subnormal_segments_where_they_are() {
     let hit = segment.cast_ray(&pose, &ray, 1000.0);
     assert!(hit.is_none(), "the ray passes 0.4 m from the segment, yet hit it: {hit:?}");
 }
+
+/// Root cause: `World::step` took any positive time step, and a step of
+/// 9.18·10⁻⁴¹ s has a substep whose inverse overflows an `f32`: a distance
+/// joint's force came out as the largest float and its torque as NaN (found
+/// by `fuzz/run.sh` with seed 4; the input is `fuzz/regressions/
+/// world_commands/subnormal-time-step`). Steps shorter than
+/// [`MIN_TIME_STEP`](lamina::dynamics::MIN_TIME_STEP), a nanosecond, are now
+/// refused, and the shortest one taken keeps every force finite.
+#[test]
+fn time_steps_shorter_than_a_nanosecond_are_refused() {
+    use lamina::dynamics::MIN_TIME_STEP;
+    let mut world = World::new(WorldSettings::default());
+    let body = world.add_body(BodyDesc::dynamic().translation(-10.65, -3.78).angular_velocity(8.22));
+    world.add_collider(body, ColliderDesc::new(Shape::circle(0.5))).unwrap();
+    let fixed = world.add_body(BodyDesc::fixed().translation(-4.87, -4.87));
+    let anchor = Point::new(-0.45, 1.92);
+    world.add_joint(JointDesc::distance(body, fixed, anchor, Point::new(-20.0, -4.87))).unwrap();
+    for _ in 0..27 {
+        world.step(1.0 / 30.0).unwrap();
+    }
+    let hash = world.state_hash();
+    let err = world.step(9.18e-41 as Real).unwrap_err();
+    assert!(matches!(err, WorldError::InvalidTimeStep { .. }), "{err:?}");
+    assert_eq!(world.state_hash(), hash, "a refused step changes nothing");
+    for _ in 0..10 {
+        world.step(MIN_TIME_STEP).unwrap();
+    }
+    let joint = world.joints().next().expect("the joint").1;
+    let (force, torque) = (joint.constraint_force(), joint.constraint_torque());
+    assert!(
+        force.x.is_finite() && force.y.is_finite() && torque.is_finite(),
+        "force {force}, torque {torque}"
+    );
+    assert!(force.norm() < Real::MAX, "force {force}");
+}

@@ -413,7 +413,7 @@ impl Harness {
                 break;
             }
             self.steps += 1;
-            let good = dt > 0.0 && dt <= lamina::dynamics::MAX_TIME_STEP;
+            let good = (lamina::dynamics::MIN_TIME_STEP..=lamina::dynamics::MAX_TIME_STEP).contains(&dt);
             match self.world.step(dt) {
                 Ok(()) => assert!(good, "a step of {dt} s was taken"),
                 Err(error) => {

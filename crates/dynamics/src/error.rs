@@ -55,7 +55,8 @@ pub enum WorldError {
         /// The joint's kind.
         kind: crate::JointKind,
     },
-    /// The time step must be positive and at most [`crate::MAX_TIME_STEP`].
+    /// The time step must be at least [`crate::MIN_TIME_STEP`] and at most
+    /// [`crate::MAX_TIME_STEP`].
     InvalidTimeStep {
         /// The time step given, in seconds.
         dt: Real,
@@ -120,8 +121,8 @@ impl fmt::Display for WorldError {
                 write!(f, "a {kind:?} joint has no {name}")
             }
             WorldError::InvalidTimeStep { dt } => {
-                let most = crate::MAX_TIME_STEP;
-                write!(f, "time step must be greater than 0 s and at most {most} s, got {dt}")
+                let (least, most) = (crate::MIN_TIME_STEP, crate::MAX_TIME_STEP);
+                write!(f, "time step must be at least {least} s and at most {most} s, got {dt}")
             }
             WorldError::StaleChain(k) => {
                 write!(f, "chain {k:?} is not in this world (removed, or from another world)")

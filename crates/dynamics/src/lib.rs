@@ -61,7 +61,7 @@ pub use error::WorldError;
 pub use joint::{Joint, JointDesc, JointKind, JointMotion, JointMut, Motor, Spring};
 pub use profile::StepProfile;
 pub use query::{QueryFilter, QueryPredicate, WorldRayHit, WorldShapeHit};
-pub use settings::{MAX_LINEAR_SPEED_LIMIT, MAX_TIME_STEP, MixRule, WorldSettings};
+pub use settings::{MAX_LINEAR_SPEED_LIMIT, MAX_TIME_STEP, MIN_TIME_STEP, MixRule, WorldSettings};
 #[cfg(feature = "serde")]
 pub use snapshot::{FORMAT_VERSION, SnapshotError};
 pub use world::World;

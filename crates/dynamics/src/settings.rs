@@ -11,6 +11,13 @@ use lamina_geometry::{Real, Vec2};
 /// fraction of a second.
 pub const MAX_TIME_STEP: Real = 1.0e4;
 
+/// The shortest time step [`World::step`](crate::World::step) takes, seconds:
+/// a nanosecond, a millionth of the shortest step a simulation makes sense
+/// of. The solver works with the inverse of a substep and its square, which
+/// for a step of 10⁻⁴⁰ s overflow an `f32` (a joint's force came out as the
+/// largest float and its torque as NaN).
+pub const MIN_TIME_STEP: Real = 1.0e-9;
+
 /// The largest [`WorldSettings::max_linear_speed`], m/s: a third of the speed
 /// of light, far beyond any game or robot, and small enough that positions
 /// stay finite for any run (see [`MAX_TIME_STEP`]).

@@ -7,15 +7,16 @@ use std::time::{Duration, Instant};
 
 use lamina_geometry::Real;
 
-use crate::settings::MAX_TIME_STEP;
+use crate::settings::{MAX_TIME_STEP, MIN_TIME_STEP};
 use crate::{World, WorldError};
 
 impl World {
-    /// Advances the world by `dt` seconds. Refuses a non-finite or non-positive
-    /// `dt`, or one longer than [`MAX_TIME_STEP`], leaving the world unchanged.
+    /// Advances the world by `dt` seconds. Refuses a non-finite `dt`, one
+    /// shorter than [`MIN_TIME_STEP`] (zero and negative ones included) or
+    /// longer than [`MAX_TIME_STEP`], leaving the world unchanged.
     /// Runs on the current rayon pool.
     pub fn step(&mut self, dt: Real) -> Result<(), WorldError> {
-        if !(dt.is_finite() && dt > 0.0 && dt <= MAX_TIME_STEP) {
+        if !(dt.is_finite() && (MIN_TIME_STEP..=MAX_TIME_STEP).contains(&dt)) {
             return Err(WorldError::InvalidTimeStep { dt });
         }
         let mut laps = Laps::start();
