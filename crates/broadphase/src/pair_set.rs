@@ -210,9 +210,6 @@ impl<K: Copy + Ord> PairSet<K> {
     /// `Begin`, partners not found again get an `End`.
     pub(crate) fn reconcile(&mut self, id: u32, found: &[u32], proxies: &[Proxy<K>]) {
         let known = self.partners(id).len();
-        if known == 0 && found.is_empty() {
-            return; // alone before and after: nothing begins or ends
-        }
         if known <= DIRECT_COMPARE && found.len() <= DIRECT_COMPARE {
             self.reconcile_direct(id, found, proxies);
         } else {

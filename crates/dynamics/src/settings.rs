@@ -13,8 +13,8 @@ pub const MAX_TIME_STEP: Real = 1.0e4;
 
 /// The shortest time step [`World::step`](crate::World::step) takes, seconds:
 /// a nanosecond, a millionth of the shortest step a simulation makes sense
-/// of. The solver works with the inverse of a substep and its square, which
-/// for a step of 10⁻⁴⁰ s overflow an `f32` (a joint's force came out as the
+/// of. The solver multiplies impulses by the inverse of a substep, which for
+/// a step of 10⁻⁴⁰ s overflows an `f32` (a joint's force came out as the
 /// largest float and its torque as NaN).
 pub const MIN_TIME_STEP: Real = 1.0e-9;
 

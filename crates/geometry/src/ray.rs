@@ -102,11 +102,13 @@ pub(crate) fn ray_segment_front(ray: &Ray, a: &Point, b: &Point, max_toi: Real) 
     let edge = b - a;
     let normal = right_perp(&edge);
     let denom = normal.dot(&ray.dir);
-    if denom >= 0.0 {
-        return None; // parallel or approaching from behind
-    }
+    // Before the sign is read: a product that underflowed to zero is no
+    // parallel ray.
     if below_normal(&edge, denom) {
         return ray_segment_front_across(ray, a, b, max_toi);
+    }
+    if denom >= 0.0 {
+        return None; // parallel or approaching from behind
     }
     let num = normal.dot(&(a - ray.origin));
     if num > 0.0 {

@@ -24,11 +24,16 @@ pub fn collide_general(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loc
         return LocalManifold::default();
     }
     let n = s.normal;
-    let id = FeatureId::new(
-        support_feature(&pair.a, &n),
-        support_feature(&pair.b, &xf.rotation.inverse_transform_vector(&-n)),
-    );
-    let witness = LocalPoint { point: nalgebra::center(&s.point_a, &s.point_b), separation: s.distance, id };
+    // GJK/EPA's witness, made only where it is used: its feature ids cost a
+    // support search in each shape.
+    let witness = || LocalPoint {
+        point: nalgebra::center(&s.point_a, &s.point_b),
+        separation: s.distance,
+        id: FeatureId::new(
+            support_feature(&pair.a, &n),
+            support_feature(&pair.b, &xf.rotation.inverse_transform_vector(&-n)),
+        ),
+    };
     let feature_a = facing_edge(&pair.a, &Isometry::identity(), &n, pair.radius_a);
     let feature_b = facing_edge(&pair.b, xf, &-n, pair.radius_b);
     if let (Some(ea), Some(eb)) = (feature_a, feature_b) {
@@ -36,7 +41,7 @@ pub fn collide_general(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loc
         if ea.normal.dot(&n) >= -eb.normal.dot(&n) {
             let points = clip(&ea, &eb, margin);
             if !points.is_empty() {
-                return keeping_the_deepest(LocalManifold { normal: ea.normal, points }, witness);
+                return keeping_the_deepest(LocalManifold { normal: ea.normal, points }, s.distance, witness);
             }
         } else {
             let mut points = clip(&eb, &ea, margin);
@@ -44,15 +49,19 @@ pub fn collide_general(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loc
                 for p in &mut points {
                     p.id = p.id.flipped();
                 }
-                return keeping_the_deepest(LocalManifold { normal: -eb.normal, points }, witness);
+                return keeping_the_deepest(
+                    LocalManifold { normal: -eb.normal, points },
+                    s.distance,
+                    witness,
+                );
             }
         }
     }
-    LocalManifold::single(n, witness)
+    LocalManifold::single(n, witness())
 }
 
-/// `clipped`, with the witness `deepest` in place of its nearer point when
-/// clipping lost the deepest contact.
+/// `clipped`, with the witness `deepest()` (`depth` deep) in place of its
+/// nearer point when clipping lost the deepest contact.
 ///
 /// Clipping keeps the incident edge within the reference edge's ends. When the
 /// reference edge has a nearly collinear neighbour, the deepest point may lie
@@ -63,11 +72,16 @@ pub fn collide_general(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> Loc
 /// point of the witness's own contact (its feature pair, or within the linear
 /// slop of it) gives way to it whatever its place: two points of one feature
 /// pair would both be warm-started with that pair's impulse.
-fn keeping_the_deepest(mut clipped: LocalManifold, deepest: LocalPoint) -> LocalManifold {
+fn keeping_the_deepest(
+    mut clipped: LocalManifold,
+    depth: Real,
+    deepest: impl FnOnce() -> LocalPoint,
+) -> LocalManifold {
     let clipped_depth = clipped.points.iter().map(|p| p.separation).fold(Real::INFINITY, Real::min);
-    if clipped_depth <= deepest.separation + REFERENCE_HYSTERESIS {
+    if clipped_depth <= depth + REFERENCE_HYSTERESIS {
         return clipped;
     }
+    let deepest = deepest();
     let gap = |p: &LocalPoint| (p.point - deepest.point).norm_squared();
     // A clipped point of the witness's own contact gives way to it.
     clipped.points.retain(|p| p.id != deepest.id && gap(p) > LINEAR_SLOP * LINEAR_SLOP);
