@@ -113,6 +113,12 @@ impl<W: Copy + Send + Sync> Team<W> {
         }
     }
 
+    /// How many stages the team runs.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.stages.len()
+    }
+
     /// Adds a stage of `items` items of `work` that one thread runs in order:
     /// a block may hold no fewer than all of them.
     pub fn push_serial(&mut self, work: W, items: usize) {
@@ -135,7 +141,7 @@ impl<W: Copy + Send + Sync> Team<W> {
             return;
         }
         for stage in &mut self.stages {
-            let blocks = (stage.items / stage.min_block).clamp(1, BLOCKS_PER_MEMBER * members);
+            let blocks = block_count(stage.items, stage.min_block, members);
             stage.block_len = stage.items.div_ceil(blocks);
             stage.blocks = stage.items.div_ceil(stage.block_len);
         }
@@ -155,6 +161,19 @@ impl<W: Copy + Send + Sync> Team<W> {
         };
         shared.gather(members - 1);
     }
+}
+
+/// How many blocks a stage of `items` items, at least `min_block` to a
+/// block, is cut into for a team of `members`.
+fn block_count(items: usize, min_block: usize, members: usize) -> usize {
+    (items / min_block).clamp(1, BLOCKS_PER_MEMBER * members)
+}
+
+/// Whether a stage of `items` items, at least `min_block` to a block, is ever
+/// cut into more than one block, whatever the size of the team: a stage that
+/// is not runs on one thread.
+pub(crate) fn splits(items: usize, min_block: usize) -> bool {
+    items >= 2 * min_block.max(1)
 }
 
 /// What the members of a team share while it works.
@@ -337,6 +356,21 @@ mod tests {
         let expected = (0..=50u64).fold(0u64, |t, stage| t.wrapping_mul(3).wrapping_add(stage));
         for threads in [1, 2, 3, 8] {
             assert!(run_stages(threads).iter().all(|&t| t == expected), "{threads} threads");
+        }
+    }
+
+    /// `splits` tells, for any team, whether a stage is cut into more than
+    /// one block: the promise the solver relies on when it runs stages that
+    /// do not split one after the other on one thread.
+    #[test]
+    fn stages_that_do_not_split_are_one_block_for_any_team() {
+        for min_block in [1, 2, 8, 256] {
+            for items in 1..5 * min_block {
+                for members in 2..=16 {
+                    let blocks = block_count(items, min_block, members);
+                    assert_eq!(splits(items, min_block), blocks > 1, "{items} items, {min_block}, {members}");
+                }
+            }
         }
     }
 
