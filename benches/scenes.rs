@@ -12,7 +12,7 @@ mod scenes;
 use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use lamina::prelude::World;
+use lamina::prelude::{BodyKey, BodyKind, World, WorldSettings};
 use scenes::{ALL, Scene, TIME_STEP};
 
 /// Steps in one timed iteration.
@@ -71,5 +71,53 @@ fn step_scenes_by_threads(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, step_scenes, step_scenes_by_threads);
+/// `many_pyramids` with sleeping enabled, stepped until every square sleeps
+/// (the whole 22,000), with its squares' keys in build order.
+fn resting_pyramids() -> (World, Vec<BodyKey>) {
+    let mut world = (scenes::many_pyramids::build)();
+    let settings = WorldSettings { enable_sleep: true, ..*world.settings() };
+    world.set_settings(settings).expect("valid settings");
+    let squares: Vec<BodyKey> =
+        world.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic).map(|(k, _)| k).collect();
+    for _ in 0..3_000 {
+        if squares.iter().all(|&k| world.body(k).is_some_and(|b| b.is_sleeping())) {
+            break;
+        }
+        let _ = world.step(TIME_STEP);
+    }
+    (world, squares)
+}
+
+/// A world at rest, where a step should cost next to nothing: the pyramids
+/// all asleep, and the same with one pyramid's top square woken every fifth
+/// step (a few pyramids awake at a time, settling and falling asleep again).
+fn step_resting(c: &mut Criterion) {
+    let mut group = c.benchmark_group("resting");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    let (mut world, _) = resting_pyramids();
+    group.bench_function(format!("asleep/{STEPS_PER_ITERATION} steps"), |b| {
+        b.iter(|| {
+            for _ in 0..STEPS_PER_ITERATION {
+                let _ = black_box(world.step(TIME_STEP));
+            }
+        })
+    });
+    let (mut world, squares) = resting_pyramids();
+    let tops: Vec<BodyKey> = squares.chunks(55).map(|pyramid| pyramid[pyramid.len() - 1]).collect();
+    let mut step = 0;
+    group.bench_function(format!("stirred/{STEPS_PER_ITERATION} steps"), |b| {
+        b.iter(|| {
+            for _ in 0..STEPS_PER_ITERATION {
+                if step % 5 == 0 {
+                    world.wake_body(tops[(step / 5) % tops.len()]);
+                }
+                let _ = black_box(world.step(TIME_STEP));
+                step += 1;
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, step_scenes, step_scenes_by_threads, step_resting);
 criterion_main!(benches);

@@ -29,7 +29,6 @@ use crate::{BodyKey, ContactKey, JointKey};
 
 /// One island: its bodies, whether it is awake, and whether it may have split.
 #[derive(Clone, Debug, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Island {
     members: Vec<BodyKey>,
     awake: bool,
@@ -39,26 +38,31 @@ struct Island {
 
 /// Every island, with the scratch used to split them.
 #[derive(Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Islands {
     /// Islands by id; an island with no members is a free slot.
     slots: Vec<Island>,
     free: Vec<u32>,
-    #[cfg_attr(feature = "serde", serde(skip))]
+    /// Bit `id % 64` of word `id / 64` is set while island `id` is awake:
+    /// the awake islands in id order, found without visiting the sleeping
+    /// ones (a world of ten thousand sleeping islands would otherwise walk
+    /// them all in every step). Kept with `Island::awake` by `set_awake`.
+    awake_bits: Vec<u64>,
     parent: Vec<u32>,
-    #[cfg_attr(feature = "serde", serde(skip))]
     groups: Vec<(u32, u32)>,
-    #[cfg_attr(feature = "serde", serde(skip))]
     members: Vec<BodyKey>,
     /// The islands the last split produced.
-    #[cfg_attr(feature = "serde", serde(skip))]
     pieces: Vec<u32>,
 }
 
 impl Clone for Islands {
     /// The islands and their free slots; the scratch starts empty.
     fn clone(&self) -> Self {
-        Self { slots: self.slots.clone(), free: self.free.clone(), ..Self::default() }
+        Self {
+            slots: self.slots.clone(),
+            free: self.free.clone(),
+            awake_bits: self.awake_bits.clone(),
+            ..Self::default()
+        }
     }
 }
 
@@ -116,9 +120,60 @@ impl Islands {
     /// The islands [`Islands::parts`] and [`Islands::free`] gave.
     #[cfg(feature = "serde")]
     pub fn from_parts(parts: impl Iterator<Item = (Vec<BodyKey>, bool, bool)>, free: Vec<u32>) -> Self {
-        let slots =
-            parts.map(|(members, awake, maybe_split)| Island { members, awake, maybe_split }).collect();
-        Self { slots, free, ..Self::default() }
+        let mut islands = Self { free, ..Self::default() };
+        for (id, (members, awake, maybe_split)) in parts.enumerate() {
+            islands.slots.push(Island { members, awake: false, maybe_split });
+            islands.set_awake(id as u32, awake);
+        }
+        islands
+    }
+
+    /// How many bodies the awake islands hold.
+    pub fn awake_body_count(&self) -> usize {
+        self.awake_ids(u32::MAX).map(|id| self.slots[id as usize].members.len()).sum()
+    }
+
+    /// The members of every awake island, island by island.
+    pub fn awake_members(&self) -> impl Iterator<Item = BodyKey> + '_ {
+        self.awake_ids(u32::MAX).flat_map(|id| self.slots[id as usize].members.iter().copied())
+    }
+
+    /// The awake islands below `end`, in id order.
+    fn awake_ids(&self, end: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut next = self.next_awake(0, end);
+        std::iter::from_fn(move || {
+            let id = next?;
+            next = self.next_awake(id + 1, end);
+            Some(id)
+        })
+    }
+
+    /// The first awake island at `from` or after, below `end`.
+    fn next_awake(&self, from: u32, end: u32) -> Option<u32> {
+        let mut w = from as usize / 64;
+        let mut bits = self.awake_bits.get(w)? & (!0u64 << (from % 64));
+        loop {
+            if bits != 0 {
+                let id = (w * 64) as u32 + bits.trailing_zeros();
+                return (id < end).then_some(id);
+            }
+            w += 1;
+            bits = *self.awake_bits.get(w)?;
+        }
+    }
+
+    /// Marks island `id` awake or asleep.
+    fn set_awake(&mut self, id: u32, awake: bool) {
+        self.slots[id as usize].awake = awake;
+        let (w, bit) = (id as usize / 64, 1u64 << (id % 64));
+        if w >= self.awake_bits.len() {
+            self.awake_bits.resize(w + 1, 0);
+        }
+        if awake {
+            self.awake_bits[w] |= bit;
+        } else {
+            self.awake_bits[w] &= !bit;
+        }
     }
 
     /// Puts a new movable body in an island of its own.
@@ -169,7 +224,7 @@ impl Islands {
         let island = &mut self.slots[keep as usize];
         island.members.extend_from_slice(&moved);
         island.maybe_split |= gone_split;
-        island.awake = true;
+        self.set_awake(keep, true);
         self.slots[gone as usize].members = moved;
         self.slots[gone as usize].members.clear();
         self.release(gone);
@@ -188,12 +243,11 @@ impl Islands {
         if id == NO_INDEX {
             return;
         }
-        let island = &mut self.slots[id as usize];
-        if island.awake {
+        if self.slots[id as usize].awake {
             return;
         }
-        island.awake = true;
-        for &m in &island.members {
+        self.set_awake(id, true);
+        for &m in &self.slots[id as usize].members {
             let b = &mut bodies[m];
             b.awake = true;
             b.sleep_time = 0.0;
@@ -213,9 +267,14 @@ impl Islands {
         time_to_sleep: Real,
     ) {
         let rested = |b: &Body| b.can_sleep && b.sleep_time >= time_to_sleep && b.solver_index != NO_INDEX;
-        for id in 0..self.slots.len() as u32 {
+        // The islands there are now, awake when reached (a split may wake a
+        // free slot further on), in id order.
+        let end = self.slots.len() as u32;
+        let mut from = 0;
+        while let Some(id) = self.next_awake(from, end) {
+            from = id + 1;
             let island = &self.slots[id as usize];
-            if !island.awake || island.members.is_empty() {
+            if island.members.is_empty() {
                 continue;
             }
             // A marked island is split as soon as some of it rests, so that a
@@ -303,9 +362,8 @@ impl Islands {
     }
 
     fn put_to_sleep(&mut self, id: u32, bodies: &mut SlotMap<BodyKey, Body>) {
-        let island = &mut self.slots[id as usize];
-        island.awake = false;
-        for &m in &island.members {
+        self.set_awake(id, false);
+        for &m in &self.slots[id as usize].members {
             let b = &mut bodies[m];
             b.awake = false;
             b.sleep_time = 0.0;
@@ -323,16 +381,14 @@ impl Islands {
                 (self.slots.len() - 1) as u32
             }
         };
-        let island = &mut self.slots[id as usize];
-        island.awake = awake;
-        island.maybe_split = false;
+        self.set_awake(id, awake);
+        self.slots[id as usize].maybe_split = false;
         id
     }
 
     fn release(&mut self, id: u32) {
-        let island = &mut self.slots[id as usize];
-        island.awake = false;
-        island.maybe_split = false;
+        self.set_awake(id, false);
+        self.slots[id as usize].maybe_split = false;
         self.free.push(id);
     }
 
@@ -398,5 +454,61 @@ mod tests {
         assert!(bad_free.islands.check_members(&bad_free.bodies).is_err());
         bad_free.islands.free = vec![99];
         assert!(bad_free.islands.check_members(&bad_free.bodies).is_err());
+    }
+}
+
+#[cfg(test)]
+mod awake_bits_tests {
+    use lamina_geometry::{Real, Shape, Vec2};
+
+    use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
+
+    /// Whether every island's bit says what its flag says (the oracle), and
+    /// no bit is set past the last island.
+    fn bits_agree(world: &World) -> bool {
+        let islands = &world.islands;
+        let flags =
+            (0..islands.awake_bits.len() * 64).map(|id| islands.slots.get(id).is_some_and(|i| i.awake));
+        flags.enumerate().all(|(id, awake)| (islands.awake_bits[id / 64] >> (id % 64) & 1 == 1) == awake)
+    }
+
+    /// Boxes dropped in a row of small piles merge, split, fall asleep, are
+    /// woken, removed and added again: after every step the awake islands'
+    /// bits agree with their flags, and the awake bodies found through them
+    /// are those whose flag says so.
+    #[test]
+    fn awake_bits_follow_the_islands() {
+        let mut world = World::new(WorldSettings::default());
+        let ground = world.add_body(BodyDesc::fixed());
+        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(80.0, 0.5))).unwrap();
+        let mut boxes = Vec::new();
+        for i in 0..150 {
+            let (x, y) = (-70.0 + 0.9 * (i / 3) as Real, 1.0 + 0.6 * (i % 3) as Real);
+            let b = world.add_body(BodyDesc::dynamic().translation(x, y));
+            world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.25, 0.25))).unwrap();
+            boxes.push(b);
+        }
+        let mut rng = crate::test_rng::Rng(0x1234_5678_9abc_def1);
+        let mut saw_sleep = false;
+        for step in 0..600 {
+            if step % 40 == 39 {
+                let k = boxes[(rng.next() % boxes.len() as u64) as usize];
+                if step % 80 == 39 {
+                    world.remove_body(k);
+                    boxes.retain(|&b| b != k);
+                } else if let Some(b) = world.body_mut(k) {
+                    b.set_linear_velocity(Vec2::new(3.0, 4.0)).unwrap();
+                }
+            }
+            world.step(1.0 / 60.0).unwrap();
+            assert!(bits_agree(&world), "step {step}");
+            let mut found: Vec<_> = world.islands.awake_members().collect();
+            found.sort();
+            let mut flagged: Vec<_> = world.bodies.iter().filter(|(_, b)| b.awake).map(|(k, _)| k).collect();
+            flagged.sort();
+            assert_eq!(found, flagged, "step {step}");
+            saw_sleep |= world.islands.awake_body_count() == 0;
+        }
+        assert!(saw_sleep, "the piles fall asleep at some point");
     }
 }

@@ -29,6 +29,7 @@
 
 #![warn(missing_docs)]
 
+mod awake;
 mod body;
 mod chain;
 mod collider;
@@ -39,6 +40,7 @@ mod finalize;
 mod free_slots;
 mod island;
 mod joint;
+mod key_set;
 mod narrow_phase;
 mod pair_hash;
 mod prefetch;

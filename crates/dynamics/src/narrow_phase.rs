@@ -169,6 +169,9 @@ pub(crate) struct NarrowPhase {
     /// The contacts, in the same order, borrowed for one step's refresh: kept empty
     /// between steps as a buffer of pointer-sized elements (see [`recycle`]).
     borrowed: Vec<usize>,
+    /// The contacts with an awake body after the wake-ups of a step that
+    /// listed only those (scratch).
+    relisted: Vec<ContactKey>,
     /// A scratch list of contacts to destroy.
     pub(crate) doomed: Vec<ContactKey>,
     /// Dynamic pairs that began (true) or stopped touching.
@@ -219,18 +222,39 @@ impl World {
     /// changes (events, links, wake-ups) are then applied in a serial pass in
     /// key order, so the result does not depend on the thread count.
     pub(crate) fn update_contacts(&mut self) {
+        self.choose_awake_listing();
         let mut keys = std::mem::take(&mut self.narrow.keys);
         let mut summaries = std::mem::take(&mut self.narrow.summaries);
         keys.clear();
-        let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(&mut self.narrow.borrowed));
-        let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
-        // Every contact is listed, and those without an awake body are passed
-        // over in the parallel pass: telling them apart reads both bodies,
-        // two cache misses a contact that a serial pass would pay alone.
-        for (key, c) in self.contacts.iter_mut() {
-            keys.push(key);
-            borrowed.push(c);
+        if self.awake.few {
+            self.awake_contacts(&mut keys);
         }
+        let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(&mut self.narrow.borrowed));
+        if self.awake.few {
+            // The keys come from the bodies' lists, which hold live contacts
+            // only; checked before any contact is borrowed.
+            assert!(keys.iter().all(|&key| self.contacts.contains_key(key)), "a body lists a dead contact");
+            for &key in &keys {
+                // SAFETY: every key is live (checked above) and listed once
+                // (`KeySet`), so no two of these references alias. Each is
+                // made from the map's buffer pointer alone (no reference to
+                // the whole buffer is made that would overlap the others),
+                // and the map is neither read nor changed until they are
+                // dropped, when `borrowed` is recycled below.
+                let [c] = unsafe { self.contacts.get_disjoint_unchecked_mut([key]) };
+                borrowed.push(unsafe { &mut *(c as *mut Contact) });
+            }
+        } else {
+            // Every contact is listed, and those without an awake body are
+            // passed over in the parallel pass: telling them apart reads both
+            // bodies, two cache misses a contact that a serial pass would pay
+            // alone.
+            for (key, c) in self.contacts.iter_mut() {
+                keys.push(key);
+                borrowed.push(c);
+            }
+        }
+        let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
         let mut manifolds = std::mem::take(&mut self.narrow.manifolds);
         let n = borrowed.len();
         manifolds.resize(n, SolverManifold::default());
@@ -311,10 +335,51 @@ impl World {
                 self.islands.unlink(&self.bodies, a);
             }
         }
+        let woke = !to_wake.is_empty() || !links.is_empty();
         self.narrow.links = links;
         self.narrow.to_wake = to_wake;
         self.narrow.keys = keys;
         self.narrow.summaries = summaries;
+        if self.awake.few && woke {
+            self.list_contacts_woken();
+        }
+    }
+
+    /// After the wake-ups of a step that listed only the contacts with an
+    /// awake body: lists the awake bodies again, and adds the contacts that
+    /// had no awake body when they were listed and have one now, each in its
+    /// place in key order, with the summary the refresh leaves a contact it
+    /// passes over. The listing of the solver's constraints then finds them
+    /// as it finds them among every contact, and completes their manifolds.
+    fn list_contacts_woken(&mut self) {
+        self.list_awake_bodies();
+        let mut now = std::mem::take(&mut self.narrow.relisted);
+        now.clear();
+        self.awake_contacts(&mut now);
+        let n = &mut self.narrow;
+        if now.len() == n.keys.len() {
+            n.relisted = now;
+            return; // every contact now awake was listed
+        }
+        let (keys, summaries, manifolds) = (&mut n.keys, &mut n.summaries, &mut n.manifolds);
+        let old = keys.len();
+        // Merged from the back, in place: the arrays grow to the new length
+        // and each entry moves at most once.
+        summaries.resize(now.len(), ContactSummary::default());
+        manifolds.resize(now.len(), SolverManifold::default());
+        let mut from = old;
+        for to in (0..now.len()).rev() {
+            if from > 0 && keys[from - 1] == now[to] {
+                from -= 1;
+                summaries[to] = summaries[from];
+                manifolds[to] = manifolds[from];
+            } else {
+                summaries[to] = ContactSummary::of(&self.contacts[now[to]], 0);
+            }
+        }
+        debug_assert_eq!(from, 0, "a contact listed before is not listed now");
+        std::mem::swap(keys, &mut now);
+        n.relisted = now;
     }
 }
 

@@ -26,7 +26,8 @@ pub struct StepProfile {
     pub awake_bodies: usize,
     /// Contacts alive (pairs of overlapping fat boxes).
     pub contacts: usize,
-    /// Contacts with manifold points.
+    /// Contacts with manifold points and an awake body (sensors' included):
+    /// the contacts of sleeping islands are not looked at.
     pub touching_contacts: usize,
     /// Contact constraints solved.
     pub constraints: usize,

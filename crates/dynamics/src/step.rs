@@ -66,9 +66,16 @@ impl World {
     /// contacts whose bodies woke after the narrow phase. Returns how many
     /// joints and contacts are listed, and how many contacts touch.
     pub(crate) fn list_constraints(&mut self, h: Real) -> (usize, usize, usize) {
+        // A world mostly asleep lists what is awake from its islands (see
+        // `awake.rs`); the solver then visits no sleeping body or joint.
+        let few = self.awake.few;
+        if few {
+            self.list_awake_joints();
+        }
+        let (awake_bodies, awake_joints) = (&self.awake.bodies[..], &self.awake.joints[..]);
         let s = &mut self.solver;
-        s.gather_bodies(&mut self.bodies, &self.settings, h);
-        let counts = s.gather_constraints(&self.joints, &self.narrow.summaries);
+        s.gather_bodies(&mut self.bodies, &self.settings, h, few.then_some(awake_bodies));
+        let counts = s.gather_constraints(&self.joints, few.then_some(awake_joints), &self.narrow.summaries);
         self.narrow.complete_manifolds(&s.missing_manifolds, &self.contacts, &self.bodies);
         counts
     }

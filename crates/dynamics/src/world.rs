@@ -5,6 +5,7 @@ use lamina_geometry::tolerance::WORLD_AABB_MARGIN;
 use lamina_geometry::{Isometry, MassProperties, Real, Vec2, validate_rotation};
 use slotmap::SlotMap;
 
+use crate::awake::AwakeLists;
 use crate::body::{Body, BodyDesc, BodyKind, BodyMut};
 use crate::chain::Chain;
 use crate::collider::{Collider, ColliderDesc};
@@ -55,6 +56,8 @@ pub struct World {
     /// allocates nothing.
     pub(crate) narrow: NarrowPhase,
     pub(crate) solver: Solver,
+    /// What is awake, listed without walking the maps when little is.
+    pub(crate) awake: AwakeLists,
     pub(crate) finished: Vec<FinishedBody>,
     /// Bodies to wake or refresh, gathered before they are visited.
     pub(crate) wake_scratch: Vec<BodyKey>,
@@ -106,6 +109,7 @@ impl Clone for World {
             profile: self.profile,
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
+            awake: AwakeLists::default(),
             finished: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
@@ -158,6 +162,7 @@ impl World {
             profile: StepProfile::default(),
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
+            awake: AwakeLists::default(),
             finished: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),

@@ -189,87 +189,112 @@ impl Solver {
 
     /// Gives every awake movable body a solver slot, in key order, with its
     /// velocities and this step's accelerations; other bodies get `NO_INDEX`.
-    pub fn gather_bodies(&mut self, bodies: &mut SlotMap<BodyKey, Body>, settings: &WorldSettings, h: Real) {
+    /// `awake`, when given, lists the awake movable bodies in key order (a
+    /// world mostly asleep), and the others already hold `NO_INDEX` (sleep
+    /// gives it to them): only those listed are visited.
+    pub fn gather_bodies(
+        &mut self,
+        bodies: &mut SlotMap<BodyKey, Body>,
+        settings: &WorldSettings,
+        h: Real,
+        awake: Option<&[BodyKey]>,
+    ) {
         self.awake.clear();
         self.states.clear();
         self.params.clear();
         self.solver_of_slot.clear();
+        if let Some(awake) = awake {
+            for &key in awake {
+                let b = &mut bodies[key];
+                debug_assert!(b.awake && b.kind != BodyKind::Fixed);
+                let slot = index_and_version(key).0;
+                self.solver_of_slot.resize(slot as usize + 1, (0, NO_INDEX));
+                self.gather_body(key, b, settings, h);
+            }
+            return;
+        }
         for (key, b) in bodies.iter_mut() {
-            let (slot, version) = index_and_version(key);
+            let slot = index_and_version(key).0;
             self.solver_of_slot.resize(slot as usize + 1, (0, NO_INDEX));
             if !b.awake || b.kind == BodyKind::Fixed {
                 b.solver_index = NO_INDEX;
                 continue;
             }
-            b.solver_index = self.states.len() as u32;
-            self.solver_of_slot[slot as usize] = (version, b.solver_index);
-            self.awake.push(key);
-            self.states.push(BodyState::at_rest_with(b.linear_velocity, b.angular_velocity));
-            let dynamic = b.kind == BodyKind::Dynamic;
-            self.params.push(BodyParams {
-                inv_mass: b.inv_mass,
-                inv_inertia: b.inv_inertia,
-                linear_damping: 1.0 / (1.0 + h * b.linear_damping),
-                angular_damping: 1.0 / (1.0 + h * b.angular_damping),
-                linear_acceleration: if dynamic {
-                    integrate::acceleration(settings.gravity * b.gravity_scale, b.force * b.inv_mass)
-                } else {
-                    Vec2::zeros()
-                },
-                angular_acceleration: if dynamic { b.torque * b.inv_inertia } else { 0.0 },
-            });
+            self.gather_body(key, b, settings, h);
         }
     }
 
+    /// Gives the awake movable body `b` (of key `key`, whose slot
+    /// `solver_of_slot` already reaches) the next solver slot.
+    #[inline(always)]
+    fn gather_body(&mut self, key: BodyKey, b: &mut Body, settings: &WorldSettings, h: Real) {
+        let (slot, version) = index_and_version(key);
+        b.solver_index = self.states.len() as u32;
+        self.solver_of_slot[slot as usize] = (version, b.solver_index);
+        self.awake.push(key);
+        self.states.push(BodyState::at_rest_with(b.linear_velocity, b.angular_velocity));
+        let dynamic = b.kind == BodyKind::Dynamic;
+        self.params.push(BodyParams {
+            inv_mass: b.inv_mass,
+            inv_inertia: b.inv_inertia,
+            linear_damping: 1.0 / (1.0 + h * b.linear_damping),
+            angular_damping: 1.0 / (1.0 + h * b.angular_damping),
+            linear_acceleration: if dynamic {
+                integrate::acceleration(settings.gravity * b.gravity_scale, b.force * b.inv_mass)
+            } else {
+                Vec2::zeros()
+            },
+            angular_acceleration: if dynamic { b.torque * b.inv_inertia } else { 0.0 },
+        });
+    }
+
     /// Lists the joints and touching contacts with at least one awake body,
-    /// each in key order, and colours them. The contacts are read from the
-    /// narrow phase's summaries (every contact's, in key order), not from
-    /// the contacts themselves. Returns how
-    /// many joints and contacts are listed, and how many contacts touch in all
-    /// (asleep and sensors included), counted on the way since nothing after
-    /// this in a step changes it.
+    /// each in key order, and colours them. The joints are those of
+    /// `awake_joints` when given (a world mostly asleep lists them from its
+    /// awake bodies), else every joint is looked at. The contacts are read
+    /// from the narrow phase's summaries (of every contact, or of every
+    /// contact with an awake body, in key order), not from the contacts
+    /// themselves. Returns how many joints and contacts are listed, and how
+    /// many contacts with an awake body touch (sensors included), counted on
+    /// the way since nothing after this in a step changes it.
     pub fn gather_constraints(
         &mut self,
         joints: &SlotMap<JointKey, Joint>,
+        awake_joints: Option<&[JointKey]>,
         summaries: &[ContactSummary],
     ) -> (usize, usize, usize) {
-        let solver_of_slot = &self.solver_of_slot;
-        let index = |k: BodyKey| solver_index(solver_of_slot, k);
         self.joint_keys.clear();
         self.joint_plain.clear();
         self.joint_revolute.clear();
         self.joint_bodies.clear();
-        for (key, j) in joints.iter() {
-            let (ia, ib) = (index(j.desc.body_a), index(j.desc.body_b));
-            if ia != NO_INDEX || ib != NO_INDEX {
-                self.joint_keys.push(key);
-                let plain = j.is_plain_point();
-                self.joint_plain.push(plain);
-                let revolute = !plain && j.desc.kind == crate::JointKind::Revolute;
-                #[cfg(test)]
-                let revolute = revolute && !self.revolutes_alone;
-                self.joint_revolute.push(revolute);
-                self.joint_bodies.push((ia, ib));
-            }
+        match awake_joints {
+            Some(keys) => keys.iter().for_each(|&key| self.list_joint(key, &joints[key])),
+            None => joints.iter().for_each(|(key, j)| self.list_joint(key, j)),
         }
+        let solver_of_slot = &self.solver_of_slot;
+        let index = |k: BodyKey| solver_index(solver_of_slot, k);
         self.contact_places.clear();
         self.contact_bodies.clear();
         self.contact_two_points.clear();
         self.missing_manifolds.clear();
         let mut touching = 0;
         for (place, summary) in summaries.iter().enumerate() {
-            touching += usize::from(summary.touching());
-            if !summary.solid_touching() {
+            if !summary.touching() {
                 continue;
             }
             let (ia, ib) = (index(summary.body_a), index(summary.body_b));
-            if ia != NO_INDEX || ib != NO_INDEX {
-                self.contact_places.push(place as u32);
-                self.contact_bodies.push((ia, ib));
-                self.contact_two_points.push(summary.two_points());
-                if !summary.has_manifold() {
-                    self.missing_manifolds.push(place as u32);
-                }
+            if ia == NO_INDEX && ib == NO_INDEX {
+                continue;
+            }
+            touching += 1;
+            if !summary.solid_touching() {
+                continue;
+            }
+            self.contact_places.push(place as u32);
+            self.contact_bodies.push((ia, ib));
+            self.contact_two_points.push(summary.two_points());
+            if !summary.has_manifold() {
+                self.missing_manifolds.push(place as u32);
             }
         }
         let unchanged = self.coloured_bodies == self.states.len()
@@ -294,6 +319,22 @@ impl Solver {
             self.graph.contacts.grouped(|i| !two[i as usize], &mut self.grouped_contacts);
         }
         (self.joint_keys.len(), self.contact_places.len(), touching)
+    }
+
+    /// Lists joint `key` if one of its bodies is awake.
+    fn list_joint(&mut self, key: JointKey, j: &Joint) {
+        let index = |k: BodyKey| solver_index(&self.solver_of_slot, k);
+        let (ia, ib) = (index(j.desc.body_a), index(j.desc.body_b));
+        if ia != NO_INDEX || ib != NO_INDEX {
+            self.joint_keys.push(key);
+            let plain = j.is_plain_point();
+            self.joint_plain.push(plain);
+            let revolute = !plain && j.desc.kind == crate::JointKind::Revolute;
+            #[cfg(test)]
+            let revolute = revolute && !self.revolutes_alone;
+            self.joint_revolute.push(revolute);
+            self.joint_bodies.push((ia, ib));
+        }
     }
 
     /// Each listed contact's place in the narrow phase's arrays.
