@@ -5,7 +5,7 @@
 //! an awake body. Walking every slot of the body, contact and joint maps to
 //! find them costs as much for a body asleep as for one awake: 11,000 boxes
 //! asleep in piles (29,000 contacts) took 0.66 ms a step doing nothing. So
-//! when at most a quarter of the movable bodies are awake, the step lists the
+//! when at most a quarter of the bodies are awake, the step lists the
 //! awake bodies from the awake islands, and their contacts and joints from
 //! each body's own lists, in time proportional to what is awake.
 //!
@@ -16,8 +16,8 @@
 use crate::key_set::KeySet;
 use crate::{BodyKey, ContactKey, JointKey, World};
 
-/// How many bodies per awake one a world needs before its step lists what is
-/// awake instead of walking every map: the walk reads a slot per body and
+/// How many bodies (fixed ones included) per awake one a world needs before
+/// its step lists what is awake instead of walking every map: the walk reads a slot per body and
 /// contact, the listing a few words per awake body and a sort by bits.
 const ASLEEP_PER_AWAKE: usize = 4;
 
@@ -139,6 +139,14 @@ mod tests {
             chain.push(b);
             last = b;
         }
+        // A kinematic plank that sleeps until it is set moving, and a body
+        // held by a mouse joint.
+        let plank = world.add_body(BodyDesc::kinematic().translation(-35.0, 3.0));
+        world.add_collider(plank, ColliderDesc::new(Shape::rectangle(1.0, 0.1))).unwrap();
+        let held = world.add_body(BodyDesc::dynamic().translation(45.0, 0.75));
+        world.add_collider(held, ColliderDesc::new(Shape::circle(0.25))).unwrap();
+        world.add_joint(JointDesc::mouse(held, Point::new(45.0, 0.75)).max_force(100.0)).unwrap();
+        chain.extend([plank, held]);
         Scene { world, piles, chain }
     }
 
@@ -185,6 +193,7 @@ mod tests {
         // thrown through the sensor and a box added asleep on the fourth pile.
         world.remove_body(piles[1][1]);
         world.body_mut(chain[5]).unwrap().set_linear_velocity(Vec2::new(0.0, 6.0)).unwrap();
+        world.body_mut(chain[6]).unwrap().set_linear_velocity(Vec2::new(2.0, -1.0)).unwrap();
         let thrown =
             world.add_body(BodyDesc::dynamic().translation(-24.0, 3.0).linear_velocity(Vec2::new(9.0, 0.0)));
         world.add_collider(thrown, ColliderDesc::new(Shape::rectangle(0.2, 0.2))).unwrap();

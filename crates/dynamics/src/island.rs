@@ -70,6 +70,8 @@ impl Islands {
     /// That the islands and `bodies` agree both ways (for restored
     /// snapshots): every member is a body that names this island, listed
     /// once; every body that names an island is in range and listed there;
+    /// every movable body has an island, and a fixed one none; a body is
+    /// awake exactly when its island is, and holds a solver index only then;
     /// every free slot is an empty island, freed once. A step indexes islands
     /// by the bodies' ids and bodies by the members, so any disagreement
     /// would panic or corrupt a later step.
@@ -91,6 +93,21 @@ impl Islands {
         }
         if let Some((k, b)) = bodies.iter().find(|(k, b)| b.island != NO_INDEX && !listed.contains_key(*k)) {
             return Err(format!("body {k:?} names island {}, which does not list it", b.island));
+        }
+        // A step finds the awake bodies through their islands when few are
+        // awake, and trusts that the others hold no solver index.
+        for (k, b) in bodies.iter() {
+            let movable = b.kind != BodyKind::Fixed;
+            if movable != (b.island != NO_INDEX) {
+                return Err(format!("body {k:?} is {:?} and names island {}", b.kind, b.island));
+            }
+            let island_awake = movable && self.slots[b.island as usize].awake;
+            if b.awake != island_awake {
+                return Err(format!("body {k:?} is awake: {}, its island: {island_awake}", b.awake));
+            }
+            if !b.awake && b.solver_index != NO_INDEX {
+                return Err(format!("body {k:?} is not awake but holds solver index {}", b.solver_index));
+            }
         }
         let mut freed = vec![false; self.slots.len()];
         for &id in &self.free {
@@ -448,6 +465,19 @@ mod tests {
         let island = twice.bodies[movable[0]].island as usize;
         twice.islands.slots[island].members.push(movable[0]);
         assert!(twice.islands.check_members(&twice.bodies).is_err());
+
+        let mut asleep_alone = world();
+        asleep_alone.bodies[movable[0]].awake = false;
+        assert!(asleep_alone.islands.check_members(&asleep_alone.bodies).is_err());
+
+        let mut stray_index = world();
+        let fixed = stray_index.bodies.iter().find(|(_, b)| b.island == super::NO_INDEX).unwrap().0;
+        stray_index.bodies[fixed].solver_index = 1;
+        assert!(stray_index.islands.check_members(&stray_index.bodies).is_err());
+
+        let mut no_island = world();
+        no_island.bodies[fixed].island = 0;
+        assert!(no_island.islands.check_members(&no_island.bodies).is_err());
 
         let mut bad_free = world();
         bad_free.islands.free.push(island as u32);

@@ -1,9 +1,11 @@
-//! The narrow phase: every contact's manifold brought up to date each step,
-//! in parallel, and what the rest of the step reads of them.
+//! The narrow phase: the manifold of every contact with an awake body brought
+//! up to date each step, in parallel, and what the rest of the step reads of
+//! them.
 //!
 //! Each contact with an awake body is refreshed on its own (`update_manifold`):
 //! a carried or newly computed manifold, its impulses kept by feature id.
-//! Beside every contact the refresh leaves, in key order, a
+//! Beside every contact listed (every contact, or in a world mostly asleep
+//! those with an awake body: `awake.rs`) the refresh leaves, in key order, a
 //! [`ContactSummary`] (its bodies, whether it touches, what changed) and, for
 //! a solid touching contact, its [`SolverManifold`]: what preparing its
 //! constraint needs, computed while the contact and its bodies are in the
@@ -156,9 +158,10 @@ impl SolverManifold {
 #[derive(Default)]
 pub(crate) struct NarrowPhase {
     pub(crate) pair_events: Vec<PairEvent<ColliderKey>>,
-    /// Every contact's key, in key order, as of the last refresh (valid
-    /// until contacts are made or destroyed, which the solver's listing of
-    /// the same step precedes).
+    /// The key of every contact (or, in a world mostly asleep, of every
+    /// contact with an awake body), in key order, as of the last refresh
+    /// (valid until contacts are made or destroyed, which the solver's
+    /// listing of the same step precedes).
     pub keys: Vec<ContactKey>,
     /// What the last refresh left of each contact, in the same order.
     pub summaries: Vec<ContactSummary>,
@@ -236,11 +239,12 @@ impl World {
             assert!(keys.iter().all(|&key| self.contacts.contains_key(key)), "a body lists a dead contact");
             for &key in &keys {
                 // SAFETY: every key is live (checked above) and listed once
-                // (`KeySet`), so no two of these references alias. Each is
-                // made from the map's buffer pointer alone (no reference to
-                // the whole buffer is made that would overlap the others),
-                // and the map is neither read nor changed until they are
-                // dropped, when `borrowed` is recycled below.
+                // (`KeySet`), so no two of these references alias. slotmap
+                // (1.1.1, the version the workspace requires) makes each from
+                // the buffer's `as_mut_ptr` alone, no reference to the whole
+                // buffer that would overlap the others; and the map is
+                // neither read nor changed until they are dropped, when
+                // `borrowed` is recycled below.
                 let [c] = unsafe { self.contacts.get_disjoint_unchecked_mut([key]) };
                 borrowed.push(unsafe { &mut *(c as *mut Contact) });
             }
@@ -377,7 +381,7 @@ impl World {
                 summaries[to] = ContactSummary::of(&self.contacts[now[to]], 0);
             }
         }
-        debug_assert_eq!(from, 0, "a contact listed before is not listed now");
+        assert_eq!(from, 0, "a contact listed before is not listed now");
         std::mem::swap(keys, &mut now);
         n.relisted = now;
     }

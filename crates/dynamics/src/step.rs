@@ -64,7 +64,8 @@ impl World {
     /// Gathers the awake bodies and lists their joints and contacts for the
     /// solver (substeps of `h` seconds), completing the solver manifolds of
     /// contacts whose bodies woke after the narrow phase. Returns how many
-    /// joints and contacts are listed, and how many contacts touch.
+    /// joints and contacts are listed, and how many contacts with an awake
+    /// body touch.
     pub(crate) fn list_constraints(&mut self, h: Real) -> (usize, usize, usize) {
         // A world mostly asleep lists what is awake from its islands (see
         // `awake.rs`); the solver then visits no sleeping body or joint.

@@ -204,6 +204,7 @@ impl Solver {
         self.params.clear();
         self.solver_of_slot.clear();
         if let Some(awake) = awake {
+            debug_assert!(awake.is_sorted_by_key(|&k| index_and_version(k).0), "awake bodies in key order");
             for &key in awake {
                 let b = &mut bodies[key];
                 debug_assert!(b.awake && b.kind != BodyKind::Fixed);
@@ -698,6 +699,7 @@ impl ColorView<'_> {
         if colors.first == colors.last {
             return unsafe { self.run(colors.first, items, joint, pass) };
         }
+        debug_assert_eq!(items, 0..(colors.first..=colors.last).map(|c| self.items(c)).sum());
         for color in colors.first..=colors.last {
             unsafe { self.run(color, 0..self.items(color), &joint, pass) };
         }
