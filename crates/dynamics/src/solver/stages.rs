@@ -469,6 +469,7 @@ impl Solver {
         let threshold = settings.restitution_threshold;
         let params = &self.params;
         let view = ColorView {
+            used: &used,
             joint_starts: &self.other_joints.starts,
             point_starts: &self.point_bundle_starts,
             revolute_starts: &self.revolute_bundle_starts,
@@ -617,24 +618,26 @@ fn solver_index(solver_of_slot: &[(u32, u32)], key: BodyKey) -> u32 {
 fn color_stages(team: &mut Team<Pass>, used: &[(u8, usize)], merge: bool, pass: impl Fn(Colors) -> Pass) {
     let alone =
         |&(color, items): &(u8, usize)| color as usize == OVERFLOW || !splits(items, CONSTRAINT_BLOCK);
-    let mut rest = used;
-    while let Some(&(color, items)) = rest.first() {
+    let mut at = 0;
+    while let Some(&(_, items)) = used.get(at) {
+        let rest = &used[at..];
         let run =
             if merge { rest.iter().take_while(|c| alone(c)).count() } else { usize::from(alone(&rest[0])) };
+        let colors = Colors { first: at as u8, last: (at + run.max(1) - 1) as u8 };
         if run == 0 {
-            team.push(pass(Colors { first: color, last: color }), items, CONSTRAINT_BLOCK);
-            rest = &rest[1..];
+            team.push(pass(colors), items, CONSTRAINT_BLOCK);
         } else {
             let total = rest[..run].iter().map(|&(_, items)| items).sum();
-            team.push_serial(pass(Colors { first: color, last: rest[run - 1].0 }), total);
-            rest = &rest[run..];
+            team.push_serial(pass(colors), total);
         }
+        at += run.max(1);
     }
 }
 
-/// The colours `first..=last` that one stage solves: one colour (a block of
-/// its constraints), or a run of colours solved whole, one after the other,
-/// in a serial stage.
+/// The used colours (by place in [`Solver::used_colors`], which lists only
+/// colours that hold a constraint) `first..=last` that one stage solves: one
+/// colour (a block of its constraints), or a run of colours solved whole,
+/// one after the other, in a serial stage.
 #[derive(Clone, Copy, Debug)]
 struct Colors {
     first: u8,
@@ -667,6 +670,8 @@ enum Pass {
 /// is the one it had), of point joints, then of contacts; `*_starts[c]..*_starts[c + 1]` is
 /// colour `c`'s part of each list.
 struct ColorView<'a> {
+    /// The colours that hold a constraint, each with its count of items.
+    used: &'a [(u8, usize)],
     joint_starts: &'a [usize; COLOR_COUNT + 1],
     point_starts: &'a [usize; COLOR_COUNT + 1],
     revolute_starts: &'a [usize; COLOR_COUNT + 1],
@@ -694,25 +699,16 @@ impl ColorView<'_> {
         joint: impl Fn(&mut JointConstraint, &States),
         pass: &P,
     ) {
+        let run = &self.used[colors.first as usize..=colors.last as usize];
         // SAFETY (both): the caller's promise; a run of colours is a serial
         // stage, one block holding all of their items.
-        if colors.first == colors.last {
-            return unsafe { self.run(colors.first, items, joint, pass) };
+        if let [(color, _)] = run {
+            return unsafe { self.run(*color, items, joint, pass) };
         }
-        debug_assert_eq!(items, 0..(colors.first..=colors.last).map(|c| self.items(c)).sum());
-        for color in colors.first..=colors.last {
-            unsafe { self.run(color, 0..self.items(color), &joint, pass) };
+        debug_assert_eq!(items, 0..run.iter().map(|&(_, items)| items).sum());
+        for &(color, items) in run {
+            unsafe { self.run(color, 0..items, &joint, pass) };
         }
-    }
-
-    /// How many items colour `color` holds: its joints solved alone and its
-    /// bundles.
-    fn items(&self, color: u8) -> usize {
-        let c = color as usize;
-        [self.joint_starts, self.revolute_starts, self.point_starts, self.contact_starts]
-            .iter()
-            .map(|starts| starts[c + 1] - starts[c])
-            .sum()
     }
 
     /// Runs `joint` on the joints and `pass` on the bundles among items
