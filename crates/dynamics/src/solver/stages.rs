@@ -744,23 +744,39 @@ impl ColorView<'_> {
         );
         let states = &self.states;
         // SAFETY: the caller's promise, for each list's share of the block.
+        // A list with nothing in the block is passed over: a small world's
+        // colours hold one or two kinds of constraint, and each pass would
+        // otherwise visit the empty others.
         unsafe {
-            for j in self.joints.range(joints) {
-                joint(j, states);
+            if !joints.is_empty() {
+                for j in self.joints.range(joints) {
+                    joint(j, states);
+                }
             }
-            self.revolutes.run(
-                revolutes,
-                states,
-                |b, st| pass.revolutes(b, st),
-                |b, st| eight_revolutes(pass, b, st),
-            );
-            self.points.run(points, states, |b, st| pass.points(b, st), |b, st| eight_points(pass, b, st));
-            self.contacts.run(
-                contacts,
-                states,
-                |b, st| pass.contacts(b, st),
-                |b, st| eight_contacts(pass, b, st),
-            );
+            if !revolutes.is_empty() {
+                self.revolutes.run(
+                    revolutes,
+                    states,
+                    |b, st| pass.revolutes(b, st),
+                    |b, st| eight_revolutes(pass, b, st),
+                );
+            }
+            if !points.is_empty() {
+                self.points.run(
+                    points,
+                    states,
+                    |b, st| pass.points(b, st),
+                    |b, st| eight_points(pass, b, st),
+                );
+            }
+            if !contacts.is_empty() {
+                self.contacts.run(
+                    contacts,
+                    states,
+                    |b, st| pass.contacts(b, st),
+                    |b, st| eight_contacts(pass, b, st),
+                );
+            }
         }
     }
 }
