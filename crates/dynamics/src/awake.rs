@@ -17,8 +17,9 @@ use crate::key_set::KeySet;
 use crate::{BodyKey, ContactKey, JointKey, World};
 
 /// How many bodies (fixed ones included) per awake one a world needs before
-/// its step lists what is awake instead of walking every map: the walk reads a slot per body and
-/// contact, the listing a few words per awake body and a sort by bits.
+/// its step lists what is awake instead of walking every map: the walk reads
+/// a slot per body and contact, the listing a few words per awake body and a
+/// bit per slot.
 const ASLEEP_PER_AWAKE: usize = 4;
 
 /// The awake bodies of this step, when they are few, and the sets their

@@ -229,11 +229,9 @@ impl World {
         let mut keys = std::mem::take(&mut self.narrow.keys);
         let mut summaries = std::mem::take(&mut self.narrow.summaries);
         keys.clear();
-        if self.awake.few {
-            self.awake_contacts(&mut keys);
-        }
         let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(&mut self.narrow.borrowed));
         if self.awake.few {
+            self.awake_contacts(&mut keys);
             // The keys come from the bodies' lists, which hold live contacts
             // only; checked before any contact is borrowed.
             assert!(keys.iter().all(|&key| self.contacts.contains_key(key)), "a body lists a dead contact");
@@ -339,7 +337,10 @@ impl World {
                 self.islands.unlink(&self.bodies, a);
             }
         }
-        let woke = !to_wake.is_empty() || !links.is_empty();
+        // Only `to_wake` wakes an island here: a contact that starts touching
+        // a sleeping body is in it, and the links that follow only merge
+        // islands it has woken.
+        let woke = !to_wake.is_empty();
         self.narrow.links = links;
         self.narrow.to_wake = to_wake;
         self.narrow.keys = keys;

@@ -149,6 +149,7 @@ impl<'a, B4: Send, B8: Send> BundleBlocks<'a, B4, B8> {
     ///
     /// As [`BlockSlice::range`]: no other thread holds any of these bundles
     /// (or, since they are of one colour, their movable bodies) meanwhile.
+    #[inline(always)]
     pub unsafe fn run(
         &self,
         range: Range<usize>,
@@ -156,6 +157,11 @@ impl<'a, B4: Send, B8: Send> BundleBlocks<'a, B4, B8> {
         four: impl Fn(&mut B4, &States),
         eight: impl Fn(&mut B8, &States),
     ) {
+        // A small world's colours hold one or two kinds of constraint: the
+        // lists of the others are passed over, not opened, in every pass.
+        if range.is_empty() {
+            return;
+        }
         // SAFETY: the caller's promise.
         match self {
             BundleBlocks::Four(b) => unsafe { b.range(range) }.iter_mut().for_each(|b| four(b, states)),

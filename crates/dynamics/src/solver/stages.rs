@@ -623,14 +623,14 @@ fn color_stages(team: &mut Team<Pass>, used: &[(u8, usize)], merge: bool, pass: 
         let rest = &used[at..];
         let run =
             if merge { rest.iter().take_while(|c| alone(c)).count() } else { usize::from(alone(&rest[0])) };
-        let colors = Colors { first: at as u8, last: (at + run.max(1) - 1) as u8 };
+        let stage = |len: usize| pass(Colors { first: at as u8, last: (at + len - 1) as u8 });
         if run == 0 {
-            team.push(pass(colors), items, CONSTRAINT_BLOCK);
+            team.push(stage(1), items, CONSTRAINT_BLOCK);
+            at += 1;
         } else {
-            let total = rest[..run].iter().map(|&(_, items)| items).sum();
-            team.push_serial(pass(colors), total);
+            team.push_serial(stage(run), rest[..run].iter().map(|&(_, items)| items).sum());
+            at += run;
         }
-        at += run.max(1);
     }
 }
 
@@ -744,39 +744,23 @@ impl ColorView<'_> {
         );
         let states = &self.states;
         // SAFETY: the caller's promise, for each list's share of the block.
-        // A list with nothing in the block is passed over: a small world's
-        // colours hold one or two kinds of constraint, and each pass would
-        // otherwise visit the empty others.
         unsafe {
-            if !joints.is_empty() {
-                for j in self.joints.range(joints) {
-                    joint(j, states);
-                }
+            for j in self.joints.range(joints) {
+                joint(j, states);
             }
-            if !revolutes.is_empty() {
-                self.revolutes.run(
-                    revolutes,
-                    states,
-                    |b, st| pass.revolutes(b, st),
-                    |b, st| eight_revolutes(pass, b, st),
-                );
-            }
-            if !points.is_empty() {
-                self.points.run(
-                    points,
-                    states,
-                    |b, st| pass.points(b, st),
-                    |b, st| eight_points(pass, b, st),
-                );
-            }
-            if !contacts.is_empty() {
-                self.contacts.run(
-                    contacts,
-                    states,
-                    |b, st| pass.contacts(b, st),
-                    |b, st| eight_contacts(pass, b, st),
-                );
-            }
+            self.revolutes.run(
+                revolutes,
+                states,
+                |b, st| pass.revolutes(b, st),
+                |b, st| eight_revolutes(pass, b, st),
+            );
+            self.points.run(points, states, |b, st| pass.points(b, st), |b, st| eight_points(pass, b, st));
+            self.contacts.run(
+                contacts,
+                states,
+                |b, st| pass.contacts(b, st),
+                |b, st| eight_contacts(pass, b, st),
+            );
         }
     }
 }
