@@ -12,7 +12,7 @@ mod scenes;
 use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use lamina::prelude::{BodyKey, BodyKind, World, WorldSettings};
+use lamina::prelude::{BodyKey, BodyKind, World};
 use scenes::{ALL, Scene, TIME_STEP};
 
 /// Steps in one timed iteration.
@@ -74,9 +74,7 @@ fn step_scenes_by_threads(c: &mut Criterion) {
 /// `many_pyramids` with sleeping enabled, stepped until every square sleeps
 /// (the whole 22,000), with its squares' keys in build order.
 fn resting_pyramids() -> (World, Vec<BodyKey>) {
-    let mut world = (scenes::many_pyramids::build)();
-    let settings = WorldSettings { enable_sleep: true, ..*world.settings() };
-    world.set_settings(settings).expect("valid settings");
+    let mut world = scenes::many_pyramids::build_sleeping();
     let squares: Vec<BodyKey> =
         world.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic).map(|(k, _)| k).collect();
     for _ in 0..3_000 {

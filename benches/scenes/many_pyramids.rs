@@ -40,3 +40,14 @@ pub fn build() -> World {
     }
     world
 }
+
+/// The same pyramids with sleeping enabled: a world at rest once they settle
+/// (the criterion group `resting` and `benches/compare --bin resting`; the
+/// runner does not use it).
+#[allow(dead_code)]
+pub fn build_sleeping() -> World {
+    let mut world = build();
+    let settings = WorldSettings { enable_sleep: true, ..*world.settings() };
+    world.set_settings(settings).expect("valid settings");
+    world
+}

@@ -133,6 +133,19 @@ fn many_pyramids() -> PhysicsWorld {
     world
 }
 
+/// `many_pyramids` with sleeping enabled, Rapier's default thresholds (a
+/// world at rest once the pyramids settle, for `--bin resting`).
+#[allow(dead_code)]
+pub fn many_pyramids_sleeping() -> PhysicsWorld {
+    let mut world = many_pyramids();
+    for (_, body) in world.bodies.iter_mut() {
+        let activation = body.activation_mut();
+        activation.normalized_linear_threshold = RigidBodyActivation::default_normalized_linear_threshold();
+        activation.angular_threshold = RigidBodyActivation::default_angular_threshold();
+    }
+    world
+}
+
 /// No gravity; a box of half-extents (4, 4), density 8, at (−20, 0) moving at
 /// 40 m/s into a block of 120 × 80 squares of side 0.4 created asleep.
 fn smash() -> PhysicsWorld {

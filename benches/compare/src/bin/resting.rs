@@ -6,8 +6,9 @@
 //! ```
 //!
 //! Both worlds: `many_pyramids` (20 × 20 pyramids of base 10, 22,000 squares
-//! of half-extent 0.5 m on 20 segment grounds of one fixed body, friction
-//! 0.6, density 1) with sleeping enabled, each engine's own sleep rules. Each
+//! of half-extent 0.5 m on 20 segment grounds of one fixed body; Lamina's
+//! `benches/scenes/many_pyramids.rs`, Rapier's `src/rapier_scenes.rs`) with
+//! sleeping enabled, each engine's own sleep rules. Each
 //! is stepped until every body sleeps; then timed:
 //!
 //! - **asleep**: 300 steps with nothing awake;
@@ -18,15 +19,22 @@
 //! One thread for both; Lamina and Rapier alternate, three runs each, and the
 //! minimum per step is reported with the mean share of bodies awake.
 
+// Only `many_pyramids` of the scenes, and its sleeping builder of Rapier's.
+#[allow(dead_code)]
+#[path = "../rapier_scenes.rs"]
+mod rapier_scenes;
+#[allow(dead_code)]
+#[path = "../../../scenes/mod.rs"]
+mod scenes;
+
 use std::time::Instant;
 
 use lamina::prelude::*;
 use rapier2d::prelude as rp;
 
-/// Rows and columns of pyramids, squares on a pyramid's base, half-extent (m).
-const GRID: usize = 20;
-const BASE: usize = 10;
-const HALF: Real = 0.5;
+/// Squares per pyramid (base 10): each pyramid's top is the last of its run
+/// in build order.
+const PER_PYRAMID: usize = 55;
 /// Seconds per step.
 const DT: Real = 1.0 / 60.0;
 /// Steps allowed for everything to fall asleep.
@@ -39,68 +47,24 @@ const STIR_EVERY: usize = 5;
 /// Alternating runs per engine.
 const RUNS: usize = 3;
 
-/// Where pyramid (r, c)'s squares go: the `many_pyramids` layout.
-fn squares() -> Vec<(Real, Real)> {
-    let spacing = 2.0 * HALF * (BASE as Real + 1.0);
-    let width = 2.0 * HALF * GRID as Real * (BASE as Real + 1.0);
-    let mut out = Vec::new();
-    for r in 0..GRID {
-        let base_y = r as Real * spacing;
-        for c in 0..GRID {
-            let x_offset = -0.5 * width + c as Real * (BASE as Real + 1.0) + 1.0 - 0.5;
-            for i in 0..BASE {
-                let y = (2 * i + 1) as Real * HALF + base_y;
-                for j in i..BASE {
-                    out.push(((i + 1) as Real * HALF + 2.0 * (j - i) as Real * HALF + x_offset, y));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The index of each pyramid's top square among [`squares`].
-fn tops() -> Vec<usize> {
-    let per_pyramid = BASE * (BASE + 1) / 2;
-    (0..GRID * GRID).map(|p| (p + 1) * per_pyramid - 1).collect()
-}
-
-/// The grounds: y = 11·k, x ∈ [−110, 110].
-fn grounds() -> Vec<(Real, Real, Real)> {
-    let spacing = 2.0 * HALF * (BASE as Real + 1.0);
-    let width = 2.0 * HALF * GRID as Real * (BASE as Real + 1.0);
-    (0..GRID).map(|k| (-0.5 * width, 0.5 * width, k as Real * spacing)).collect()
-}
-
-/// A world that steps, wakes a body and says how many bodies are awake.
+/// A world that steps, wakes a pyramid's top and says how many bodies are awake.
 trait Engine {
     fn step(&mut self);
-    fn wake(&mut self, square: usize);
+    fn wake_top(&mut self, pyramid: usize);
+    fn pyramids(&self) -> usize;
     fn awake(&self) -> usize;
 }
 
 struct Lamina {
     world: World,
+    /// The squares in build order.
     bodies: Vec<BodyKey>,
 }
 
 impl Lamina {
     fn build() -> Self {
-        let mut world = World::new(WorldSettings::default());
-        let ground = world.add_body(BodyDesc::fixed());
-        for (x0, x1, y) in grounds() {
-            let segment = Shape::segment(Point::new(x0, y), Point::new(x1, y));
-            world.add_collider(ground, ColliderDesc::new(segment).friction(0.6)).expect("a ground");
-        }
-        let square = Shape::rectangle(HALF, HALF);
-        let bodies = squares()
-            .into_iter()
-            .map(|(x, y)| {
-                let b = world.add_body(BodyDesc::dynamic().translation(x, y));
-                world.add_collider(b, ColliderDesc::new(square.clone()).friction(0.6)).expect("a square");
-                b
-            })
-            .collect();
+        let world = scenes::many_pyramids::build_sleeping();
+        let bodies = world.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic).map(|(k, _)| k).collect();
         Self { world, bodies }
     }
 }
@@ -109,8 +73,11 @@ impl Engine for Lamina {
     fn step(&mut self) {
         self.world.step(DT).expect("a valid step");
     }
-    fn wake(&mut self, square: usize) {
-        self.world.wake_body(self.bodies[square]);
+    fn wake_top(&mut self, pyramid: usize) {
+        self.world.wake_body(self.bodies[(pyramid + 1) * PER_PYRAMID - 1]);
+    }
+    fn pyramids(&self) -> usize {
+        self.bodies.len() / PER_PYRAMID
     }
     fn awake(&self) -> usize {
         self.bodies.iter().filter(|&&b| !self.world.body(b).is_some_and(|b| b.is_sleeping())).count()
@@ -119,30 +86,14 @@ impl Engine for Lamina {
 
 struct Rapier {
     world: rp::PhysicsWorld,
+    /// The squares in build order.
     bodies: Vec<rp::RigidBodyHandle>,
 }
 
 impl Rapier {
     fn build() -> Self {
-        let mut world = rp::PhysicsWorld::new();
-        world.gravity = rp::Vector::new(0.0, -10.0);
-        world.integration_parameters.dt = DT;
-        world.integration_parameters.num_solver_iterations = 4;
-        let material = |c: rp::ColliderBuilder| {
-            c.density(1.0).friction(0.6).friction_combine_rule(rp::CoefficientCombineRule::GeometricMean)
-        };
-        let ground = world.insert_body(rp::RigidBodyBuilder::fixed());
-        for (x0, x1, y) in grounds() {
-            let segment = rp::ColliderBuilder::segment(rp::Vector::new(x0, y), rp::Vector::new(x1, y));
-            world.insert_collider(material(segment), Some(ground));
-        }
-        let bodies = squares()
-            .into_iter()
-            .map(|(x, y)| {
-                let body = rp::RigidBodyBuilder::dynamic().translation(rp::Vector::new(x, y));
-                world.insert(body, material(rp::ColliderBuilder::cuboid(HALF, HALF))).0
-            })
-            .collect();
+        let world = rapier_scenes::many_pyramids_sleeping();
+        let bodies = world.bodies.iter().filter(|(_, b)| b.is_dynamic()).map(|(h, _)| h).collect();
         Self { world, bodies }
     }
 }
@@ -151,8 +102,11 @@ impl Engine for Rapier {
     fn step(&mut self) {
         self.world.step();
     }
-    fn wake(&mut self, square: usize) {
-        self.world.wake_up(self.bodies[square], true);
+    fn wake_top(&mut self, pyramid: usize) {
+        self.world.wake_up(self.bodies[(pyramid + 1) * PER_PYRAMID - 1], true);
+    }
+    fn pyramids(&self) -> usize {
+        self.bodies.len() / PER_PYRAMID
     }
     fn awake(&self) -> usize {
         self.bodies.iter().filter(|&&h| !self.world.bodies[h].is_sleeping()).count()
@@ -170,19 +124,18 @@ fn settle(engine: &mut impl Engine) -> Option<usize> {
 /// Milliseconds per step over `steps` steps, waking the next pyramid's top
 /// every [`STIR_EVERY`] steps when `stir`, and the mean share of bodies awake.
 fn timed(engine: &mut impl Engine, steps: usize, stir: bool) -> (f64, f64) {
-    let tops = tops();
     let mut elapsed = 0.0;
     let mut awake = 0;
     for step in 0..steps {
         let start = Instant::now();
         if stir && step % STIR_EVERY == 0 {
-            engine.wake(tops[(step / STIR_EVERY) % tops.len()]);
+            engine.wake_top((step / STIR_EVERY) % engine.pyramids());
         }
         engine.step();
         elapsed += start.elapsed().as_secs_f64();
         awake += engine.awake();
     }
-    (elapsed * 1e3 / steps as f64, awake as f64 / (steps * squares().len()) as f64)
+    (elapsed * 1e3 / steps as f64, awake as f64 / (steps * engine.pyramids() * PER_PYRAMID) as f64)
 }
 
 /// Builds, settles and times one engine: (settle steps, asleep ms, stirred
