@@ -374,6 +374,7 @@ impl World {
         let (body_a, body_b) = (ca.body, cb.body);
         let key = self.contacts.insert(contact);
         self.free_slots.contacts.inserted(key);
+        self.contact_keys.inserted(key);
         self.contact_of_pair.insert((a, b), key);
         let mut listed_at = [UNLISTED; 2];
         for (at, body) in listed_at.iter_mut().zip([body_a, body_b]) {
@@ -388,6 +389,7 @@ impl World {
     pub(crate) fn destroy_contact(&mut self, key: ContactKey) {
         let Some(c) = self.contacts.remove(key) else { return };
         self.free_slots.contacts.removed(key);
+        self.contact_keys.removed(key);
         self.contact_of_pair.remove(&(c.collider_a, c.collider_b));
         for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
             self.unlist_contact(body, key, at as usize);

@@ -35,6 +35,7 @@ mod chain;
 mod collider;
 mod contact;
 mod continuous;
+mod disjoint;
 mod error;
 mod finalize;
 mod free_slots;
@@ -47,6 +48,7 @@ mod prefetch;
 mod profile;
 mod query;
 mod settings;
+mod slot_keys;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod solver;

@@ -23,6 +23,7 @@ use slotmap::SlotMap;
 use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
 use crate::contact::{Contact, ContactPointState, ManifoldFrame};
+use crate::disjoint::{borrow_each, recycle};
 use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
 
 /// Below this many contacts the narrow phase runs on the calling thread.
@@ -235,26 +236,26 @@ impl World {
             // The keys come from the bodies' lists, which hold live contacts
             // only; checked before any contact is borrowed.
             assert!(keys.iter().all(|&key| self.contacts.contains_key(key)), "a body lists a dead contact");
-            for &key in &keys {
-                // SAFETY: every key is live (checked above) and listed once
-                // (`KeySet`), so no two of these references alias. slotmap
-                // (1.1.1, the version the workspace requires) makes each from
-                // the buffer's `as_mut_ptr` alone, no reference to the whole
-                // buffer that would overlap the others; and the map is
-                // neither read nor changed until they are dropped, when
-                // `borrowed` is recycled below.
-                let [c] = unsafe { self.contacts.get_disjoint_unchecked_mut([key]) };
-                borrowed.push(unsafe { &mut *(c as *mut Contact) });
-            }
+            // SAFETY: every key is live (checked above) and listed once
+            // (`KeySet`); the map is neither read nor changed until the
+            // references are dropped, when `borrowed` is recycled below.
+            unsafe { borrow_each(&mut self.contacts, keys.iter().copied(), &mut borrowed) };
         } else {
             // Every contact is listed, and those without an awake body are
             // passed over in the parallel pass: telling them apart reads both
             // bodies, two cache misses a contact that a serial pass would pay
-            // alone.
-            for (key, c) in self.contacts.iter_mut() {
-                keys.push(key);
-                borrowed.push(c);
-            }
+            // alone. The keys come from their dense mirror (`slot_keys.rs`),
+            // not from a walk of the map's slots, which would touch every
+            // contact on this thread first.
+            assert_eq!(self.contact_keys.len(), self.contacts.len(), "the contact keys' mirror lost count");
+            debug_assert!(self.contact_keys.agree_with(&self.contacts));
+            keys.extend(self.contact_keys.keys());
+            // SAFETY: the mirror holds each live key of the map once, in its
+            // slot, and no other key (it is updated at every insertion into
+            // and removal from the map, and its count is checked above); as
+            // in the branch above, the map is left alone until `borrowed` is
+            // recycled.
+            unsafe { borrow_each(&mut self.contacts, keys.iter().copied(), &mut borrowed) };
         }
         let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
         let mut manifolds = std::mem::take(&mut self.narrow.manifolds);
@@ -474,20 +475,6 @@ fn refresh(
         change |= WAKES;
     }
     change
-}
-
-/// An empty vector with `v`'s allocation, for elements of the same size and
-/// alignment: a buffer of references can be kept between steps, empty, as a
-/// buffer of `usize`, and borrowed again without allocating.
-fn recycle<T, U>(v: Vec<T>) -> Vec<U> {
-    const { assert!(size_of::<T>() == size_of::<U>() && align_of::<T>() == align_of::<U>()) };
-    let mut v = std::mem::ManuallyDrop::new(v);
-    v.clear();
-    // SAFETY: the allocation was made for `capacity` elements of `T`, whose
-    // size and alignment `U` shares (asserted above), so it has the layout
-    // `capacity` elements of `U` need; the length is zero, so no element of
-    // either type is read or dropped, and the old vector is never dropped.
-    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<U>(), 0, v.capacity()) }
 }
 
 #[cfg(test)]

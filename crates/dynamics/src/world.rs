@@ -17,6 +17,7 @@ use crate::joint::Joint;
 use crate::narrow_phase::NarrowPhase;
 use crate::pair_hash::ContactOfPair;
 use crate::profile::StepProfile;
+use crate::slot_keys::SlotKeys;
 use crate::solver::Solver;
 use crate::{BodyKey, ChainKey, ColliderKey, ContactKey, JointKey, WorldError, WorldSettings};
 
@@ -43,6 +44,8 @@ pub struct World {
     /// looks for wake requests and stale bounds only then.
     pub(crate) body_changes_pending: bool,
     pub(crate) contacts: SlotMap<ContactKey, Contact>,
+    /// The contacts' keys again, by slot, for the narrow phase's walk.
+    pub(crate) contact_keys: SlotKeys<ContactKey>,
     /// The free slots of the five maps above, in the order each hands them out.
     pub(crate) free_slots: FreeSlots,
     /// Finds a pair's contact; never iterated, so its order cannot leak out.
@@ -100,6 +103,7 @@ impl Clone for World {
             joint_changes_pending: self.joint_changes_pending,
             body_changes_pending: self.body_changes_pending,
             contacts: self.contacts.clone(),
+            contact_keys: self.contact_keys.clone(),
             free_slots: self.free_slots.clone(),
             contact_of_pair: self.contact_of_pair.clone(),
             islands: self.islands.clone(),
@@ -153,6 +157,7 @@ impl World {
             joint_changes_pending: false,
             body_changes_pending: false,
             contacts: SlotMap::with_key(),
+            contact_keys: SlotKeys::default(),
             free_slots: FreeSlots::default(),
             contact_of_pair: ContactOfPair::default(),
             islands: Islands::default(),

@@ -355,6 +355,7 @@ impl World {
         world.joints = joints;
         world.chains = chains;
         world.contacts = contacts.map;
+        world.contact_keys = crate::slot_keys::SlotKeys::of_map(&world.contacts);
         let [body_layout, collider_layout, joint_layout, chain_layout] = &layouts;
         world.free_slots = FreeSlots {
             bodies: body_layout.free_list(),

@@ -34,6 +34,7 @@ use super::lanes::Lanes;
 use super::team::{BlockSlice, Team, splits};
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
+use crate::disjoint::{borrow_each, recycle};
 use crate::free_slots::index_and_version;
 use crate::joint::Joint;
 use crate::narrow_phase::{ContactSummary, SolverManifold};
@@ -67,6 +68,10 @@ pub(crate) struct Solver {
     /// Each contact constraint's impulses per point, on their way back to
     /// the contacts.
     contact_impulses: Vec<[(Real, Real); 2]>,
+    /// The contacts the impulses go to, borrowed for the write: kept empty
+    /// between steps as a buffer of pointer-sized elements (see
+    /// [`recycle`]).
+    borrowed_contacts: Vec<usize>,
     contact_bodies: Vec<(u32, u32)>,
     /// Whether each contact constraint had two points when it was listed.
     contact_two_points: Vec<bool>,
@@ -549,9 +554,11 @@ impl Solver {
     ) {
         let (places, staged) = (&self.contact_places, &mut self.contact_impulses);
         match &self.bundles {
-            Bundles::Four(bundles) => store_contact_impulses(bundles, places, keys, staged, contacts),
-            Bundles::Eight(bundles) => store_contact_impulses(bundles, places, keys, staged, contacts),
+            Bundles::Four(bundles) => stage_contact_impulses(bundles, places.len(), staged),
+            Bundles::Eight(bundles) => stage_contact_impulses(bundles, places.len(), staged),
         }
+        let borrowed = recycle(std::mem::take(&mut self.borrowed_contacts));
+        self.borrowed_contacts = recycle(write_contact_impulses(staged, places, keys, contacts, borrowed));
         let places = &self.revolute_place;
         match &self.revolute_bundles {
             Bundles::Four(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
@@ -814,21 +821,16 @@ fn store_point_impulses<W: Lanes>(
     }
 }
 
-/// Writes each bundle's accumulated impulses back to its lanes' contacts.
-///
-/// Bundles hold their contacts in colour order, which jumps about memory;
-/// the impulses are first put in constraint order (`staged`, small enough to
-/// stay in the cache), then written to the contacts in key order, which
-/// walks their storage from one end to the other.
-fn store_contact_impulses<W: Lanes>(
+/// Puts each contact constraint's impulses, per point, in constraint order
+/// into `staged`. Bundles hold their contacts in colour order, which jumps
+/// about memory; `staged` is small enough to stay in the cache.
+fn stage_contact_impulses<W: Lanes>(
     bundles: &[ContactBundle<W>],
-    places: &[u32],
-    keys: &[ContactKey],
+    count: usize,
     staged: &mut Vec<[(Real, Real); 2]>,
-    contacts: &mut SlotMap<ContactKey, Contact>,
 ) {
     staged.clear();
-    staged.resize(places.len(), [(0.0, 0.0); 2]);
+    staged.resize(count, [(0.0, 0.0); 2]);
     for bundle in bundles {
         for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
             if member != NO_INDEX {
@@ -836,12 +838,50 @@ fn store_contact_impulses<W: Lanes>(
             }
         }
     }
-    for (&place, impulses) in places.iter().zip(staged.iter()) {
-        let contact = &mut contacts[keys[place as usize]];
-        for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
-            (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
+}
+
+/// Contacts per task when their impulses are written on several threads.
+const IMPULSE_WRITE_CHUNK: usize = 512;
+
+/// Writes the staged impulses to the contacts, in key order (constraint
+/// order is key order), in parallel when there are many: each contact is a
+/// cache miss, and on one thread these writes were a serial part of the step
+/// as long as a twentieth of it. `borrowed` is an empty buffer for the
+/// references, handed back empty.
+fn write_contact_impulses<'a>(
+    staged: &[[(Real, Real); 2]],
+    places: &[u32],
+    keys: &[ContactKey],
+    contacts: &'a mut SlotMap<ContactKey, Contact>,
+    mut borrowed: Vec<&'a mut Contact>,
+) -> Vec<&'a mut Contact> {
+    // The constraints were listed one per place, in increasing order, from
+    // contacts the narrow phase listed live this step; none has been removed
+    // since. Checked here, at the price of a pass over the dense arrays.
+    assert!(places.windows(2).all(|w| w[0] < w[1]), "contact places in increasing order");
+    assert!(places.last().is_none_or(|&p| (p as usize) < keys.len()), "contact places within the listing");
+    debug_assert!(places.iter().all(|&p| contacts.contains_key(keys[p as usize])));
+    // SAFETY: distinct places give distinct keys (the narrow phase lists
+    // each contact once), all live (above); the map is left alone until the
+    // references are dropped, when `borrowed` is cleared below.
+    unsafe { borrow_each(contacts, places.iter().map(|&p| keys[p as usize]), &mut borrowed) };
+    let write = |(contacts, staged): (&mut [&mut Contact], &[[(Real, Real); 2]])| {
+        for (contact, impulses) in contacts.iter_mut().zip(staged) {
+            for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
+                (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
+            }
         }
+    };
+    if borrowed.len() < 2 * IMPULSE_WRITE_CHUNK {
+        write((&mut borrowed, staged));
+    } else {
+        borrowed
+            .par_chunks_mut(IMPULSE_WRITE_CHUNK)
+            .zip(staged.par_chunks(IMPULSE_WRITE_CHUNK))
+            .for_each(write);
     }
+    borrowed.clear();
+    borrowed
 }
 
 /// Where the contacts' constraints come from while they are packed: each

@@ -1,0 +1,50 @@
+//! Many values of one slot map borrowed mutably at once, to be handed to
+//! several threads: the narrow phase refreshes the contacts this way, and
+//! the solver writes their impulses back.
+//!
+//! A walk of the map (`iter_mut`) would borrow them safely, but it reads
+//! every slot on the calling thread, a cache miss per value in a large map,
+//! before any thread starts. Borrowing by key computes each reference from
+//! the slot's address alone, so a value is first touched by the thread that
+//! works on it. The price is the caller's promise, made once here.
+
+use slotmap::{Key, SlotMap};
+
+/// Appends to `out` a mutable reference to the value of each key of `keys`,
+/// in order.
+///
+/// # Safety
+///
+/// Every key must be live in `map`, and no key may come twice: the
+/// references are made without checking either. slotmap 1.1.1 (the version
+/// the workspace requires) makes each from its buffer's `as_mut_ptr` alone,
+/// never a reference to the whole buffer that would overlap the others, so
+/// references to distinct live slots do not alias. The map is borrowed for
+/// as long as they live.
+pub(crate) unsafe fn borrow_each<'a, K: Key, V>(
+    map: &'a mut SlotMap<K, V>,
+    keys: impl Iterator<Item = K>,
+    out: &mut Vec<&'a mut V>,
+) {
+    for key in keys {
+        // SAFETY: the caller's promise (above).
+        let [value] = unsafe { map.get_disjoint_unchecked_mut([key]) };
+        // SAFETY: the value lives in the map's buffer, which `map`'s borrow
+        // keeps in place for 'a; no other reference to it is made.
+        out.push(unsafe { &mut *(value as *mut V) });
+    }
+}
+
+/// An empty vector with `v`'s allocation, for elements of the same size and
+/// alignment: a buffer of references can be kept between steps, empty, as a
+/// buffer of `usize`, and borrowed again without allocating.
+pub(crate) fn recycle<T, U>(v: Vec<T>) -> Vec<U> {
+    const { assert!(size_of::<T>() == size_of::<U>() && align_of::<T>() == align_of::<U>()) };
+    let mut v = std::mem::ManuallyDrop::new(v);
+    v.clear();
+    // SAFETY: the allocation was made for `capacity` elements of `T`, whose
+    // size and alignment `U` shares (asserted above), so it has the layout
+    // `capacity` elements of `U` need; the length is zero, so no element of
+    // either type is read or dropped, and the old vector is never dropped.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<U>(), 0, v.capacity()) }
+}
