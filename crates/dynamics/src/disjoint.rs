@@ -35,6 +35,26 @@ pub(crate) unsafe fn borrow_each<'a, K: Key, V>(
     }
 }
 
+/// [`borrow_each`] for keys that may be missing: `None` for each `None`.
+///
+/// # Safety
+///
+/// As for [`borrow_each`], for the keys given.
+pub(crate) unsafe fn borrow_some<'a, K: Key, V>(
+    map: &'a mut SlotMap<K, V>,
+    keys: impl Iterator<Item = Option<K>>,
+    out: &mut Vec<Option<&'a mut V>>,
+) {
+    for key in keys {
+        out.push(key.map(|key| {
+            // SAFETY: the caller's promise, as in `borrow_each`.
+            let [value] = unsafe { map.get_disjoint_unchecked_mut([key]) };
+            // SAFETY: as in `borrow_each`.
+            unsafe { &mut *(value as *mut V) }
+        }));
+    }
+}
+
 /// An empty vector with `v`'s allocation, for elements of the same size and
 /// alignment: a buffer of references can be kept between steps, empty, as a
 /// buffer of `usize`, and borrowed again without allocating.

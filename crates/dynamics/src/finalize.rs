@@ -7,6 +7,7 @@ use lamina_geometry::{Aabb, Isometry, Real, Vec2};
 use rayon::prelude::*;
 
 use crate::continuous::{Stop, SweepTargets, is_fast};
+use crate::disjoint::{borrow_each, borrow_some, recycle};
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
 use crate::{BodyKey, World};
@@ -63,9 +64,10 @@ impl World {
     ///
     /// Everything each body needs (its new pose, velocities, sleep timer and
     /// its first collider's swept bounds) is computed in parallel from the body
-    /// alone, with whether that box still fits in its broad-phase proxy; writing
-    /// it back and moving the proxies that must move is a serial pass in body
-    /// order.
+    /// alone, with whether that box still fits in its broad-phase proxy, and
+    /// written back in parallel too ([`World::write_back`]). What touches
+    /// more than the body (the proxies that must move, fast bullets, a body
+    /// whose motion is not finite) follows in a serial pass in body order.
     pub(crate) fn finalize(&mut self, dt: Real) {
         let awake = std::mem::take(&mut self.solver.awake);
         let mut finished = std::mem::take(&mut self.finished);
@@ -80,6 +82,7 @@ impl World {
             let b = &bodies[key];
             let mut f = finish_body(b, &states[i], dt, sleep_speed);
             f.first = world.first_bounds(b, &f);
+            f.writing = f.writing(b, continuous);
             if continuous && f.fast && !b.bullet && immovables {
                 let sweep = || Sweep::between(&b.pose, &f.pose, b.local_center);
                 if world.passes_no_immovable(b, &f) {
@@ -99,6 +102,7 @@ impl World {
                     let approach = f.linear_velocity.dot(&normal).min(0.0);
                     f.linear_velocity -= normal * approach;
                 }
+                f.writing = f.writing(b, continuous);
             }
             f
         };
@@ -113,27 +117,23 @@ impl World {
                 .map(finish)
                 .collect_into_vec(&mut finished);
         }
+        self.write_back(&awake, &finished);
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
         self.profile.fast_bodies = finished.iter().filter(|f| continuous && f.fast).count();
         self.profile.held_bodies = 0;
         for (&key, f) in awake.iter().zip(&finished) {
-            if !f.is_finite() {
-                self.hold_still(key);
-                continue;
+            match f.writing {
+                Writing::Held => self.hold_still(key),
+                Writing::Bullet => {
+                    let b = &mut self.bodies[key];
+                    bullets.push((key, Sweep::between(&b.pose, &f.pose, b.local_center), 1.0));
+                    f.write_to(b);
+                    self.refresh_bounds(key, f.first);
+                }
+                Writing::Refit => self.refresh_bounds(key, f.first),
+                Writing::Kept(_) => {}
             }
-            let b = &mut self.bodies[key];
-            if continuous && f.fast && b.bullet {
-                bullets.push((key, Sweep::between(&b.pose, &f.pose, b.local_center), 1.0));
-            }
-            b.linear_velocity = f.linear_velocity;
-            b.angular_velocity = f.angular_velocity;
-            b.center = f.center;
-            b.pose = f.pose;
-            b.sleep_time = f.sleep_time;
-            b.force = Vec2::zeros();
-            b.torque = 0.0;
-            self.refresh_bounds(key, f.first);
         }
         if !bullets.is_empty() {
             self.sweep_bullets(&mut bullets, dt);
@@ -141,6 +141,53 @@ impl World {
         self.bullet_moves = bullets;
         self.solver.awake = awake;
         self.finished = finished;
+    }
+
+    /// Writes each finished body that needs nothing more than itself (see
+    /// [`Writing`]) back to the body, and the bounds of a lone collider that
+    /// stays in its proxy to the collider, on several threads when there
+    /// are many: each body is a cache miss or two that a serial pass would
+    /// pay alone.
+    fn write_back(&mut self, awake: &[BodyKey], finished: &[FinishedBody]) {
+        let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.borrowed_bodies));
+        let mut colliders: Vec<Option<&mut crate::Collider>> =
+            recycle(std::mem::take(&mut self.borrowed_colliders));
+        // SAFETY: the solver's awake bodies are live and listed once each
+        // (`Solver::gather_bodies`), and a body's colliders are live and
+        // belong to it alone, so no key comes twice. The maps are left alone
+        // until the references are dropped, when the buffers are recycled.
+        unsafe {
+            borrow_each(&mut self.bodies, awake.iter().copied(), &mut bodies);
+            let kept =
+                finished.iter().map(|f| if let Writing::Kept(ck) = f.writing { Some(ck) } else { None });
+            borrow_some(&mut self.colliders, kept, &mut colliders);
+        }
+        let write = |((bodies, colliders), finished): (
+            (&mut [&mut crate::Body], &mut [Option<&mut crate::Collider>]),
+            &[FinishedBody],
+        )| {
+            for ((b, c), f) in bodies.iter_mut().zip(colliders).zip(finished) {
+                if matches!(f.writing, Writing::Held | Writing::Bullet) {
+                    continue;
+                }
+                f.write_to(b);
+                if let (Some(c), Some(first)) = (c, f.first) {
+                    b.bounds_stale = false;
+                    c.aabb = first.aabb;
+                }
+            }
+        };
+        if bodies.len() < 2 * FINALIZE_CHUNK {
+            write(((&mut bodies, &mut colliders), finished));
+        } else {
+            bodies
+                .par_chunks_mut(FINALIZE_CHUNK)
+                .zip(colliders.par_chunks_mut(FINALIZE_CHUNK))
+                .zip(finished.par_chunks(FINALIZE_CHUNK))
+                .for_each(write);
+        }
+        self.borrowed_bodies = recycle(bodies);
+        self.borrowed_colliders = recycle(colliders);
     }
 
     /// The last line of the promise that no NaN enters the state from finite
@@ -231,6 +278,23 @@ pub(crate) struct FinishedBody {
     first: Option<FirstBounds>,
     /// The body moved far for its size: continuous collision sweeps it.
     fast: bool,
+    /// How it is written back.
+    writing: Writing,
+}
+
+/// How [`World::finalize`] writes a finished body back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Writing {
+    /// Its motion is not finite: the serial pass holds it still.
+    Held,
+    /// A fast bullet: the serial pass writes it, noting its sweep from the
+    /// pose it leaves.
+    Bullet,
+    /// Written in parallel; the serial pass then refits its proxies.
+    Refit,
+    /// Written in parallel with its only collider's bounds, which still fit
+    /// the collider's proxy: nothing is left for the broad phase.
+    Kept(crate::ColliderKey),
 }
 
 impl FinishedBody {
@@ -251,6 +315,33 @@ impl FinishedBody {
         ]
         .iter()
         .all(|v| v.is_finite())
+    }
+
+    /// How the body `b`, finished as this, is written back, with
+    /// continuous collision on or not.
+    fn writing(&self, b: &crate::Body, continuous: bool) -> Writing {
+        if !self.is_finite() {
+            Writing::Held
+        } else if continuous && self.fast && b.bullet {
+            Writing::Bullet
+        } else {
+            match (b.colliders.as_slice(), self.first) {
+                (&[ck], Some(first)) if first.inside_proxy => Writing::Kept(ck),
+                _ => Writing::Refit,
+            }
+        }
+    }
+
+    /// Writes the finished motion to `b`, with its forces cleared for the
+    /// next step.
+    fn write_to(&self, b: &mut crate::Body) {
+        b.linear_velocity = self.linear_velocity;
+        b.angular_velocity = self.angular_velocity;
+        b.center = self.center;
+        b.pose = self.pose;
+        b.sleep_time = self.sleep_time;
+        b.force = Vec2::zeros();
+        b.torque = 0.0;
     }
 
     /// Moves the finished body to `pose` (its time of impact), keeping its velocity.
@@ -292,6 +383,7 @@ fn finish_body(b: &crate::Body, state: &BodyState, dt: Real, sleep_speed: Real) 
         sleep_time,
         first: None,
         fast: is_fast(b, motion),
+        writing: Writing::Refit,
     }
 }
 

@@ -62,6 +62,10 @@ pub struct World {
     /// What is awake, listed without walking the maps when little is.
     pub(crate) awake: AwakeLists,
     pub(crate) finished: Vec<FinishedBody>,
+    /// The bodies and colliders `finalize` writes back, borrowed for one
+    /// step: kept empty between steps as buffers of pointer-sized elements.
+    pub(crate) borrowed_bodies: Vec<usize>,
+    pub(crate) borrowed_colliders: Vec<usize>,
     /// Bodies to wake or refresh, gathered before they are visited.
     pub(crate) wake_scratch: Vec<BodyKey>,
     /// Fast bullets with their motion and how much of it they may keep.
@@ -115,6 +119,8 @@ impl Clone for World {
             solver: Solver::default(),
             awake: AwakeLists::default(),
             finished: Vec::new(),
+            borrowed_bodies: Vec::new(),
+            borrowed_colliders: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
             refusals: self.refusals,
@@ -169,6 +175,8 @@ impl World {
             solver: Solver::default(),
             awake: AwakeLists::default(),
             finished: Vec::new(),
+            borrowed_bodies: Vec::new(),
+            borrowed_colliders: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
             refusals: Refusals::default(),
