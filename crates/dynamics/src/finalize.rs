@@ -153,8 +153,10 @@ impl World {
         let mut colliders: Vec<Option<&mut crate::Collider>> =
             recycle(std::mem::take(&mut self.borrowed_colliders));
         // SAFETY: the solver's awake bodies are live and listed once each
-        // (`Solver::gather_bodies`), and a body's colliders are live and
-        // belong to it alone, so no key comes twice. The maps are left alone
+        // (`Solver::gather_bodies` indexed each this step, from a walk of the
+        // map or from `list_awake_bodies`, whose `KeySet` gives each key
+        // once), nothing since has removed a body, and a body's colliders
+        // are live and belong to it alone, so no key comes twice. The maps are left alone
         // until the references are dropped, when the buffers are recycled.
         unsafe {
             borrow_each(&mut self.bodies, awake.iter().copied(), &mut bodies);
@@ -290,7 +292,8 @@ pub(crate) enum Writing {
     /// A fast bullet: the serial pass writes it, noting its sweep from the
     /// pose it leaves.
     Bullet,
-    /// Written in parallel; the serial pass then refits its proxies.
+    /// Written by the parallel pass (on several threads when there are many
+    /// bodies); the serial pass then refits its proxies.
     Refit,
     /// Written in parallel with its only collider's bounds, which still fit
     /// the collider's proxy: nothing is left for the broad phase.
