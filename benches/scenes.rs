@@ -117,5 +117,17 @@ fn step_resting(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, step_scenes, step_scenes_by_threads, step_resting);
+/// Building each scene from nothing: the bodies, colliders and joints added
+/// one by one, as a user's loader would. Rain's ground is one body of 2,505
+/// colliders; adding them one by one must cost their number, not its square.
+fn build_scenes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("build");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for scene in ALL.iter().filter(|s| matches!(s.name, "rain" | "large_pyramid")) {
+        group.bench_function(scene.name, |b| b.iter(|| black_box((scene.build)())));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, step_scenes, step_scenes_by_threads, step_resting, build_scenes);
 criterion_main!(benches);

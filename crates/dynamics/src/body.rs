@@ -226,6 +226,17 @@ pub struct Body {
     /// a body that moves more than half of it in a step is swept for
     /// continuous collision. Infinite without colliders.
     pub(crate) min_extent: Real,
+    /// Its solid colliders' mass properties summed in collider order, what
+    /// its mass is made from. Kept, so that a new collider adds its own part
+    /// instead of the sum being made again: a body given thousands of
+    /// colliders one by one (a terrain of boxes) would otherwise cost the
+    /// square of their number.
+    #[cfg_attr(feature = "serde", serde(skip, default = "no_mass"))]
+    pub(crate) collider_mass: MassProperties,
+    /// The farthest any of its colliders reaches from the body's origin
+    /// (0 without colliders): with the centre of mass's offset, its `extent`.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) collider_reach: Real,
     pub(crate) bullet: bool,
     pub(crate) awake: bool,
     pub(crate) sleep_time: Real,
@@ -273,6 +284,8 @@ impl Body {
             joints: Vec::new(),
             extent: 0.0,
             min_extent: Real::INFINITY,
+            collider_mass: MassProperties::ZERO,
+            collider_reach: 0.0,
             bullet: desc.bullet,
             awake: movable && !desc.asleep,
             sleep_time: 0.0,
@@ -617,4 +630,11 @@ impl std::fmt::Debug for BodyMut {
 
 fn finite(name: &'static str, value: Real) -> Result<(), WorldError> {
     if value.is_finite() { Ok(()) } else { Err(WorldError::InvalidBodyProperty { name, value }) }
+}
+
+/// The mass properties of nothing, for a body read without its collider sums
+/// (a snapshot counts them again from the colliders).
+#[cfg(feature = "serde")]
+fn no_mass() -> MassProperties {
+    MassProperties::ZERO
 }

@@ -9,7 +9,7 @@
 //! Writing takes every field by name and reading builds every body whole, so
 //! that a field added to [`Body`] does not compile until it is written here.
 
-use lamina_geometry::{Isometry, Point, Real, Rotation, Vec2};
+use lamina_geometry::{Isometry, MassProperties, Point, Real, Rotation, Vec2};
 use slotmap::SlotMap;
 use smallvec::SmallVec;
 
@@ -108,6 +108,9 @@ fn row(body: &Body) -> ([Real; REALS], [u64; INTS]) {
         joints,
         extent,
         min_extent,
+        // Not written: counted again from the colliders on reading.
+        collider_mass: _,
+        collider_reach: _,
         bullet,
         awake,
         sleep_time,
@@ -270,6 +273,10 @@ impl BodiesIn {
             joints: self.joints.of(i),
             extent: r[21],
             min_extent: r[22],
+            // Counted again from the colliders once they are read
+            // (`World::recount_collider_sums`).
+            collider_mass: MassProperties::ZERO,
+            collider_reach: 0.0,
             bullet: flags & BULLET != 0,
             awake: flags & AWAKE != 0,
             sleep_time: r[23],

@@ -374,6 +374,7 @@ impl World {
         world.hit_events = rest.hit_events;
         world.contact_of_pair = contacts.by_pair;
         world.check_restored().map_err(Inconsistent)?;
+        world.recount_collider_sums();
         world.list_contacts_in_bodies().map_err(Inconsistent)?;
         colliders::restore_bounds(&mut world, &collider_columns).map_err(Inconsistent)?;
         Ok(world)
