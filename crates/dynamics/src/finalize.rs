@@ -164,29 +164,27 @@ impl World {
                 finished.iter().map(|f| if let Writing::Kept(ck) = f.writing { Some(ck) } else { None });
             borrow_some(&mut self.colliders, kept, &mut colliders);
         }
-        let write = |((bodies, colliders), finished): (
-            (&mut [&mut crate::Body], &mut [Option<&mut crate::Collider>]),
-            &[FinishedBody],
-        )| {
-            for ((b, c), f) in bodies.iter_mut().zip(colliders).zip(finished) {
-                if matches!(f.writing, Writing::Held | Writing::Bullet) {
-                    continue;
+        let write =
+            |bodies: &mut [&mut crate::Body], colliders: &mut [Option<&mut crate::Collider>], finished| {
+                for ((b, c), f) in bodies.iter_mut().zip(colliders).zip::<&[FinishedBody]>(finished) {
+                    if matches!(f.writing, Writing::Held | Writing::Bullet) {
+                        continue;
+                    }
+                    f.write_to(b);
+                    if let (Some(c), Some(first)) = (c, f.first) {
+                        b.bounds_stale = false;
+                        c.aabb = first.aabb;
+                    }
                 }
-                f.write_to(b);
-                if let (Some(c), Some(first)) = (c, f.first) {
-                    b.bounds_stale = false;
-                    c.aabb = first.aabb;
-                }
-            }
-        };
+            };
         if bodies.len() < 2 * FINALIZE_CHUNK {
-            write(((&mut bodies, &mut colliders), finished));
+            write(&mut bodies, &mut colliders, finished);
         } else {
             bodies
                 .par_chunks_mut(FINALIZE_CHUNK)
                 .zip(colliders.par_chunks_mut(FINALIZE_CHUNK))
                 .zip(finished.par_chunks(FINALIZE_CHUNK))
-                .for_each(write);
+                .for_each(|((bodies, colliders), finished)| write(bodies, colliders, finished));
         }
         self.borrowed_bodies = recycle(bodies);
         self.borrowed_colliders = recycle(colliders);

@@ -650,7 +650,7 @@ mod tests {
     use crate::{Body, BodyDesc, BodyKey, ColliderDesc, World, WorldSettings};
 
     /// The bits of everything the colliders' sums make of a body.
-    fn mass_bits(b: &Body) -> Vec<u64> {
+    fn mass_bits(b: &Body) -> Vec<impl PartialEq + std::fmt::Debug> {
         [
             b.mass,
             b.inv_mass,
@@ -662,7 +662,7 @@ mod tests {
             b.min_extent,
         ]
         .iter()
-        .map(|v| f64::from(*v).to_bits())
+        .map(|v| v.to_bits())
         .collect()
     }
 

@@ -867,7 +867,7 @@ fn write_contact_impulses<'a>(
     // each contact once), all live (above); the map is left alone until the
     // references are dropped, when `borrowed` is cleared below.
     unsafe { borrow_each(contacts, places.iter().map(|&p| keys[p as usize]), &mut borrowed) };
-    let write = |(contacts, staged): (&mut [&mut Contact], &[[(Real, Real); 2]])| {
+    let write = |contacts: &mut [&mut Contact], staged: &[[(Real, Real); 2]]| {
         for (contact, impulses) in contacts.iter_mut().zip(staged) {
             for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
                 (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
@@ -875,12 +875,12 @@ fn write_contact_impulses<'a>(
         }
     };
     if borrowed.len() < 2 * IMPULSE_WRITE_CHUNK {
-        write((&mut borrowed, staged));
+        write(&mut borrowed, staged);
     } else {
         borrowed
             .par_chunks_mut(IMPULSE_WRITE_CHUNK)
             .zip(staged.par_chunks(IMPULSE_WRITE_CHUNK))
-            .for_each(write);
+            .for_each(|(contacts, staged)| write(contacts, staged));
     }
     borrowed.clear();
     borrowed
