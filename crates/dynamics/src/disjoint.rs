@@ -27,13 +27,8 @@ pub(crate) unsafe fn borrow_each<'a, K: Key, V>(
     keys: impl Iterator<Item = K>,
     out: &mut Vec<&'a mut V>,
 ) {
-    for key in keys {
-        // SAFETY: the caller's promise (above).
-        let [value] = unsafe { map.get_disjoint_unchecked_mut([key]) };
-        // SAFETY: the value lives in the map's buffer, which `map`'s borrow
-        // keeps in place for 'a; no other reference to it is made.
-        out.push(unsafe { &mut *(value as *mut V) });
-    }
+    // SAFETY: the caller's promise (above).
+    out.extend(keys.map(|key| unsafe { borrow(map, key) }));
 }
 
 /// [`borrow_each`] for keys that may be missing: `None` for each `None`.
@@ -46,14 +41,24 @@ pub(crate) unsafe fn borrow_some<'a, K: Key, V>(
     keys: impl Iterator<Item = Option<K>>,
     out: &mut Vec<Option<&'a mut V>>,
 ) {
-    for key in keys {
-        out.push(key.map(|key| {
-            // SAFETY: the caller's promise, as in `borrow_each`.
-            let [value] = unsafe { map.get_disjoint_unchecked_mut([key]) };
-            // SAFETY: as in `borrow_each`.
-            unsafe { &mut *(value as *mut V) }
-        }));
-    }
+    // SAFETY: the caller's promise, as in `borrow_each`.
+    out.extend(keys.map(|key| key.map(|key| unsafe { borrow(map, key) })));
+}
+
+/// The value of `key`, for a lifetime the caller chooses.
+///
+/// # Safety
+///
+/// `key` is live in `map`; no other reference to its value is made while
+/// this one lives; and `'a` ends before `map` is next used otherwise (the
+/// two functions above tie it to their own borrow of the map).
+unsafe fn borrow<'a, K: Key, V>(map: &mut SlotMap<K, V>, key: K) -> &'a mut V {
+    // SAFETY: the caller's promise; see `borrow_each` for why references
+    // made one at a time this way do not overlap.
+    let [value] = unsafe { map.get_disjoint_unchecked_mut([key]) };
+    // SAFETY: the value lives in the map's buffer, which the callers' borrow
+    // of `map` for 'a keeps in place.
+    unsafe { &mut *(value as *mut V) }
 }
 
 /// An empty vector with `v`'s allocation, for elements of the same size and

@@ -82,28 +82,10 @@ impl World {
             let b = &bodies[key];
             let mut f = finish_body(b, &states[i], dt, sleep_speed);
             f.first = world.first_bounds(b, &f);
-            f.writing = f.writing(b, continuous);
             if continuous && f.fast && !b.bullet && immovables {
-                let sweep = || Sweep::between(&b.pose, &f.pose, b.local_center);
-                if world.passes_no_immovable(b, &f) {
-                    debug_assert_eq!(
-                        world.sweep_fraction(key, &sweep(), SweepTargets::Immovable, dt),
-                        Stop::NONE
-                    );
-                    return f;
-                }
-                let sweep = sweep();
-                let stop = world.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
-                if stop.fraction < 1.0 {
-                    f.move_to(&sweep.pose_at(stop.fraction), b.local_center);
-                    f.first = world.first_bounds(b, &f);
-                }
-                if let Some(normal) = stop.pressed {
-                    let approach = f.linear_velocity.dot(&normal).min(0.0);
-                    f.linear_velocity -= normal * approach;
-                }
-                f.writing = f.writing(b, continuous);
+                world.stop_at_immovables(key, b, &mut f, dt);
             }
+            f.writing = f.writing(b, continuous);
             f
         };
         if awake.len() < 2 * FINALIZE_CHUNK {
@@ -141,6 +123,27 @@ impl World {
         self.bullet_moves = bullets;
         self.solver.awake = awake;
         self.finished = finished;
+    }
+
+    /// Moves the fast body `b` (of key `key`), finished as `f`, back to where
+    /// its motion over the step first meets a fixed or kinematic body, and
+    /// takes from its velocity what still pushes into that body.
+    fn stop_at_immovables(&self, key: BodyKey, b: &crate::Body, f: &mut FinishedBody, dt: Real) {
+        let sweep = || Sweep::between(&b.pose, &f.pose, b.local_center);
+        if self.passes_no_immovable(b, f) {
+            debug_assert_eq!(self.sweep_fraction(key, &sweep(), SweepTargets::Immovable, dt), Stop::NONE);
+            return;
+        }
+        let sweep = sweep();
+        let stop = self.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
+        if stop.fraction < 1.0 {
+            f.move_to(&sweep.pose_at(stop.fraction), b.local_center);
+            f.first = self.first_bounds(b, f);
+        }
+        if let Some(normal) = stop.pressed {
+            let approach = f.linear_velocity.dot(&normal).min(0.0);
+            f.linear_velocity -= normal * approach;
+        }
     }
 
     /// Writes each finished body that needs nothing more than itself (see

@@ -147,16 +147,17 @@ impl Islands {
 
     /// How many bodies the awake islands hold.
     pub fn awake_body_count(&self) -> usize {
-        self.awake_ids(u32::MAX).map(|id| self.slots[id as usize].members.len()).sum()
+        self.awake_ids().map(|id| self.slots[id as usize].members.len()).sum()
     }
 
     /// The members of every awake island, island by island.
     pub fn awake_members(&self) -> impl Iterator<Item = BodyKey> + '_ {
-        self.awake_ids(u32::MAX).flat_map(|id| self.slots[id as usize].members.iter().copied())
+        self.awake_ids().flat_map(|id| self.slots[id as usize].members.iter().copied())
     }
 
-    /// The awake islands below `end`, in id order.
-    fn awake_ids(&self, end: u32) -> impl Iterator<Item = u32> + '_ {
+    /// The awake islands, in id order.
+    fn awake_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        let end = self.slots.len() as u32;
         let mut next = self.next_awake(0, end);
         std::iter::from_fn(move || {
             let id = next?;

@@ -666,6 +666,34 @@ mod tests {
         .collect()
     }
 
+    /// Two boxes and a small sensor added one by one: the body's mass,
+    /// centre, inertia and extents are those computed by hand (the sensor
+    /// adds nothing but its reach, which the far box exceeds).
+    #[test]
+    fn a_body_of_two_boxes_has_the_mass_computed_by_hand() {
+        let mut world = World::new(WorldSettings::default());
+        let key = world.add_body(BodyDesc::dynamic());
+        let close =
+            |a: lamina_geometry::Real, b: lamina_geometry::Real| (a - b).abs() <= 1e-5 * b.abs().max(1.0);
+        // 2 m by 1 m at density 2: 4 kg, inertia 4 (2² + 1²) / 12 = 5/3.
+        world.add_collider(key, ColliderDesc::new(Shape::rectangle(1.0, 0.5)).density(2.0)).unwrap();
+        let b = &world.bodies[key];
+        assert!(close(b.mass, 4.0) && close(b.inertia, 5.0 / 3.0), "{} {}", b.mass, b.inertia);
+        assert!(b.local_center.coords.norm() < 1e-6 && close(b.min_extent, 0.5));
+        world.add_collider(key, ColliderDesc::new(Shape::circle(0.1)).sensor(true)).unwrap();
+        // 1 m square at x = 3, density 1: 1 kg, inertia 1/6 about its centre.
+        let far = Isometry::new(Vec2::new(3.0, 0.0), 0.0);
+        world.add_collider(key, ColliderDesc::new(Shape::rectangle(0.5, 0.5)).local_pose(far)).unwrap();
+        let b = &world.bodies[key];
+        // Centre (4·0 + 1·3) / 5 = 0.6; parallel axes: 5/3 + 4·0.6² + 1/6 + 1·2.4².
+        let inertia = 5.0 / 3.0 + 4.0 * 0.36 + 1.0 / 6.0 + 2.4 * 2.4;
+        assert!(close(b.mass, 5.0) && close(b.inertia, inertia), "{} {}", b.mass, b.inertia);
+        assert!(close(b.local_center.x, 0.6) && b.local_center.y.abs() < 1e-6);
+        // The far box reaches 3 + √0.5 from the origin, plus the centre's 0.6.
+        assert!(close(b.extent, 3.0 + lamina_geometry::Real::sqrt(0.5) + 0.6), "{}", b.extent);
+        assert!(close(b.min_extent, 0.5), "the sensor's radius is not an extent: {}", b.min_extent);
+    }
+
     /// A body's mass, extents and centre after each collider added one by
     /// one (the kept sums) are, bit for bit, what counting all its colliders
     /// again gives: on a dynamic body and a fixed one, with sensors, offsets

@@ -557,8 +557,7 @@ impl Solver {
             Bundles::Four(bundles) => stage_contact_impulses(bundles, places.len(), staged),
             Bundles::Eight(bundles) => stage_contact_impulses(bundles, places.len(), staged),
         }
-        let borrowed = recycle(std::mem::take(&mut self.borrowed_contacts));
-        self.borrowed_contacts = recycle(write_contact_impulses(staged, places, keys, contacts, borrowed));
+        write_contact_impulses(staged, places, keys, contacts, &mut self.borrowed_contacts);
         let places = &self.revolute_place;
         match &self.revolute_bundles {
             Bundles::Four(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
@@ -846,15 +845,16 @@ const IMPULSE_WRITE_CHUNK: usize = 512;
 /// Writes the staged impulses to the contacts, in key order (constraint
 /// order is key order), in parallel when there are many: each contact is a
 /// cache miss, and on one thread these writes were a serial part of the step
-/// as long as a twentieth of it. `borrowed` is an empty buffer for the
-/// references, handed back empty.
-fn write_contact_impulses<'a>(
+/// as long as a twentieth of it. `buffer` holds the references' allocation
+/// from one step to the next (see [`recycle`]).
+fn write_contact_impulses(
     staged: &[[(Real, Real); 2]],
     places: &[u32],
     keys: &[ContactKey],
-    contacts: &'a mut SlotMap<ContactKey, Contact>,
-    mut borrowed: Vec<&'a mut Contact>,
-) -> Vec<&'a mut Contact> {
+    contacts: &mut SlotMap<ContactKey, Contact>,
+    buffer: &mut Vec<usize>,
+) {
+    let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(buffer));
     // The constraints were listed one per place, in increasing order, from
     // contacts the narrow phase listed live this step (each key checked live
     // there); none has been removed since. The order and range of the places
@@ -865,7 +865,7 @@ fn write_contact_impulses<'a>(
     debug_assert!(places.iter().all(|&p| contacts.contains_key(keys[p as usize])));
     // SAFETY: distinct places give distinct keys (the narrow phase lists
     // each contact once), all live (above); the map is left alone until the
-    // references are dropped, when `borrowed` is cleared below.
+    // references are dropped, when `borrowed` is recycled below.
     unsafe { borrow_each(contacts, places.iter().map(|&p| keys[p as usize]), &mut borrowed) };
     let write = |contacts: &mut [&mut Contact], staged: &[[(Real, Real); 2]]| {
         for (contact, impulses) in contacts.iter_mut().zip(staged) {
@@ -882,8 +882,7 @@ fn write_contact_impulses<'a>(
             .zip(staged.par_chunks(IMPULSE_WRITE_CHUNK))
             .for_each(|(contacts, staged)| write(contacts, staged));
     }
-    borrowed.clear();
-    borrowed
+    *buffer = recycle(borrowed);
 }
 
 /// Where the contacts' constraints come from while they are packed: each
