@@ -126,6 +126,14 @@ pub(crate) struct Solver {
     revolute_bundle_starts: [usize; COLOR_COUNT + 1],
     /// The other joints prepared for this step, in colour order.
     joints: Vec<JointConstraint>,
+    /// The plain point joints prepared for this step, by list index (as
+    /// `joint_keys`; other joints' entries unused): prepared in list order,
+    /// which walks the joints and their bodies through memory, and read from
+    /// this compact array in colour order when packed.
+    points: Vec<PointJoint>,
+    /// Each plain point joint's impulse from the bundles, by list index, on
+    /// its way back to the joint.
+    point_impulses: Vec<Vec2>,
     /// The plain point joints packed in lanes, colour by colour:
     /// `point_bundles[point_bundle_starts[c]..point_bundle_starts[c + 1]]` hold colour `c`.
     point_bundles: Bundles<PointJointBundle, PointJointBundle<Eight>>,
@@ -399,8 +407,11 @@ impl Solver {
             let j = &joints[keys[i as usize]];
             JointConstraint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
         };
-        let prepare_point = |i: u32| {
-            let j = &joints[keys[i as usize]];
+        let prepare_point = |i: usize| {
+            if !plain[i] {
+                return PointJoint::UNUSED;
+            }
+            let j = &joints[keys[i]];
             PointJoint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
         };
         prepare_in_order(&self.other_joints.order, &prepare_joint, &mut self.joints);
@@ -418,7 +429,23 @@ impl Solver {
             prepared_revolute,
             |_| {},
         );
-        self.point_bundles.pack(&self.plain_joints, &mut self.point_bundle_starts, prepare_point, |_| {});
+        if keys.len() < 2 * JOINT_PREPARE_CHUNK {
+            self.points.clear();
+            self.points.extend((0..keys.len()).map(prepare_point));
+        } else {
+            (0..keys.len())
+                .into_par_iter()
+                .with_min_len(JOINT_PREPARE_CHUNK)
+                .map(prepare_point)
+                .collect_into_vec(&mut self.points);
+        }
+        let points = &self.points;
+        self.point_bundles.pack(
+            &self.plain_joints,
+            &mut self.point_bundle_starts,
+            |i: u32| points[i as usize],
+            |i: u32| prefetch(&points[i as usize]),
+        );
 
         // Contacts with immovable bodies are made twice as stiff (nothing on
         // the other side gives way), within the same limit.
@@ -574,10 +601,12 @@ impl Solver {
             let (force, torque) = c.force_and_torque(h);
             (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
         }
+        let staged = &mut self.point_impulses;
         match &self.point_bundles {
-            Bundles::Four(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
-            Bundles::Eight(bundles) => store_point_impulses(bundles, &self.joint_keys, joints, h),
+            Bundles::Four(bundles) => stage_point_impulses(bundles, self.joint_keys.len(), staged),
+            Bundles::Eight(bundles) => stage_point_impulses(bundles, self.joint_keys.len(), staged),
         }
+        store_point_impulses(staged, &self.joint_plain, &self.joint_keys, joints, h);
     }
 }
 
@@ -795,28 +824,41 @@ fn take_revolute_impulses<W: Lanes>(
     }
 }
 
-/// Writes each bundle's accumulated impulses back to its lanes' point joints,
-/// with each joint's force over a substep of `h` seconds.
-fn store_point_impulses<W: Lanes>(
-    bundles: &[PointJointBundle<W>],
+/// Puts each point joint bundle's accumulated impulses, per lane, at its
+/// joint's list index in `staged` (of `count` entries): bundles hold their
+/// joints in colour order, which jumps about memory, and `staged` is small
+/// enough to stay in the cache.
+fn stage_point_impulses<W: Lanes>(bundles: &[PointJointBundle<W>], count: usize, staged: &mut Vec<Vec2>) {
+    staged.clear();
+    staged.resize(count, Vec2::zeros());
+    for bundle in bundles {
+        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
+            if member != NO_INDEX {
+                staged[member as usize] = bundle.impulse(l);
+            }
+        }
+    }
+}
+
+/// Writes the staged impulses (`staged`, by list index) back to the plain
+/// point joints (`plain`) among the listed `keys`, with each joint's force
+/// over a substep of `h` seconds: in list order, which is key order, so the
+/// joints are visited as they lie in memory.
+fn store_point_impulses(
+    staged: &[Vec2],
+    plain: &[bool],
     keys: &[JointKey],
     joints: &mut SlotMap<JointKey, Joint>,
     h: Real,
 ) {
-    for bundle in bundles {
-        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
-            if member == NO_INDEX {
-                continue;
-            }
-            let joint = &mut joints[keys[member as usize]];
-            let linear = bundle.impulse(l);
-            if !(linear.x.is_finite() && linear.y.is_finite()) {
-                joint.clear_impulses();
-                continue;
-            }
-            joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
-            (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
+    for ((&linear, &key), _) in staged.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {
+        let joint = &mut joints[key];
+        if !(linear.x.is_finite() && linear.y.is_finite()) {
+            joint.clear_impulses();
+            continue;
         }
+        joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
+        (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
     }
 }
 

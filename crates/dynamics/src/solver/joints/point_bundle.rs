@@ -34,6 +34,21 @@ pub(crate) struct PointJoint {
 }
 
 impl PointJoint {
+    /// The entry of a joint that is not a plain point joint: never packed.
+    pub const UNUSED: PointJoint = PointJoint {
+        a: crate::body::NO_INDEX,
+        b: crate::body::NO_INDEX,
+        inv_mass_a: 0.0,
+        inv_i_a: 0.0,
+        inv_mass_b: 0.0,
+        inv_i_b: 0.0,
+        anchor_a: Vec2::new(0.0, 0.0),
+        anchor_b: Vec2::new(0.0, 0.0),
+        delta_center: Vec2::new(0.0, 0.0),
+        softness: Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 },
+        impulse: Vec2::new(0.0, 0.0),
+    };
+
     /// Prepares `joint`, a plain point joint, between bodies `a` and `b`.
     pub fn prepare(joint: &Joint, a: &JointBody, b: &JointBody, ctx: &JointContext) -> Self {
         Self {
