@@ -62,46 +62,27 @@ impl World {
     /// Writes the solver's motion back to the bodies, updates sleep timers,
     /// bounding boxes and broad-phase proxies.
     ///
-    /// Everything each body needs (its new pose, velocities, sleep timer and
-    /// its first collider's swept bounds) is computed in parallel from the body
-    /// alone, with whether that box still fits in its broad-phase proxy, and
-    /// written back in parallel too ([`World::write_back`]). What touches
+    /// Every awake body is borrowed with its first collider, and finished
+    /// from them alone, in parallel: its new pose, velocities, sleep timer
+    /// and first collider's bounds, with whether those still fit the
+    /// collider's proxy, are computed and written in the one visit
+    /// ([`World::finish_in_place`]). Bodies and colliders are several cache
+    /// lines each, and a world of thousands of them does not stay in the
+    /// cache between two passes over it.
+    ///
+    /// A fast body that may meet a fixed or kinematic one is not written
+    /// there: it is swept against them afterwards, as they stood at the
+    /// step's start (kinematic bodies wait too), then written. What touches
     /// more than the body (the proxies that must move, fast bullets, a body
     /// whose motion is not finite) follows in a serial pass in body order.
     pub(crate) fn finalize(&mut self, dt: Real) {
         let awake = std::mem::take(&mut self.solver.awake);
         let mut finished = std::mem::take(&mut self.finished);
-        let world = &*self;
-        let (bodies, states) = (&world.bodies, &world.solver.states);
-        let sleep_speed = world.settings.sleep_linear_velocity;
-        let continuous = world.settings.enable_continuous;
-        // With no fixed or kinematic collider anywhere (a drum turned by a
-        // motor, a world in free fall) a sweep could only find nothing.
-        let immovables = !world.immovable_index.is_empty();
-        let finish = |(i, &key): (usize, &BodyKey)| {
-            let b = &bodies[key];
-            let mut f = finish_body(b, &states[i], dt, sleep_speed);
-            f.first = world.first_bounds(b, &f);
-            if continuous && f.fast && !b.bullet && immovables {
-                world.stop_at_immovables(key, b, &mut f, dt);
-            }
-            f.writing = f.writing(b, continuous);
-            f
-        };
-        if awake.len() < 2 * FINALIZE_CHUNK {
-            finished.clear();
-            finished.extend(awake.iter().enumerate().map(finish));
-        } else {
-            awake
-                .par_iter()
-                .enumerate()
-                .with_min_len(FINALIZE_CHUNK)
-                .map(finish)
-                .collect_into_vec(&mut finished);
-        }
-        self.write_back(&awake, &finished);
+        self.finish_in_place(&awake, &mut finished, dt);
+        self.sweep_at_immovables(&awake, &mut finished, dt);
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
+        let continuous = self.settings.enable_continuous;
         self.profile.fast_bodies = finished.iter().filter(|f| continuous && f.fast).count();
         self.profile.held_bodies = 0;
         for (&key, f) in awake.iter().zip(&finished) {
@@ -125,6 +106,113 @@ impl World {
         self.finished = finished;
     }
 
+    /// Finishes every awake body (`awake`, the solver's) into `finished`
+    /// and writes back those that need nothing but themselves (see
+    /// [`Writing`]), with the bounds of a lone collider that stays in its
+    /// proxy, on several threads when there are many. Bodies left for later
+    /// are marked [`FinishedBody::waits`].
+    fn finish_in_place(&mut self, awake: &[BodyKey], finished: &mut Vec<FinishedBody>, dt: Real) {
+        let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.borrowed_bodies));
+        let mut colliders: Vec<Option<&mut crate::Collider>> =
+            recycle(std::mem::take(&mut self.borrowed_colliders));
+        // SAFETY: the solver's awake bodies are live and listed once each
+        // (`Solver::gather_bodies` indexed each this step, from a walk of the
+        // map or from `list_awake_bodies`, whose `KeySet` gives each key
+        // once), and `first_colliders` holds each one's first collider, read
+        // then; nothing since has removed a body or a collider, and a
+        // collider belongs to one body, so no key comes twice. Nothing reads
+        // the maps until the references are dropped, when the buffers are
+        // recycled.
+        unsafe {
+            borrow_each(&mut self.bodies, awake.iter().copied(), &mut bodies);
+            borrow_some(&mut self.colliders, self.solver.first_colliders.iter().copied(), &mut colliders);
+        }
+        let states = &self.solver.states;
+        let settings = &self.settings;
+        let (sleep_speed, continuous) = (settings.sleep_linear_velocity, settings.enable_continuous);
+        // With no fixed or kinematic collider anywhere (a drum turned by a
+        // motor, a world in free fall) a sweep could only find nothing.
+        let immovables = !self.immovable_index.is_empty();
+        let margin = settings.speculative_distance;
+        let finish = |b: &mut crate::Body, c: Option<&mut crate::Collider>, state: &BodyState| {
+            let mut f = finish_body(b, state, dt, sleep_speed);
+            f.first = c.as_deref().map(|c| first_bounds(c, &f.pose, margin));
+            f.writing = f.writing(b, continuous);
+            f.sweeps = continuous && f.fast && !b.bullet && immovables;
+            // A sweep reads the fixed and kinematic bodies as they were.
+            f.waits = f.sweeps || b.kind == crate::BodyKind::Kinematic;
+            if !f.waits {
+                f.write_in_place(b, c);
+            }
+            f
+        };
+        finished.clear();
+        finished.resize(awake.len(), FinishedBody::unset());
+        let run = |bodies: &mut [&mut crate::Body],
+                   colliders: &mut [Option<&mut crate::Collider>],
+                   states: &[BodyState],
+                   out: &mut [FinishedBody]| {
+            for (((b, c), state), f) in bodies.iter_mut().zip(colliders).zip(states).zip(out) {
+                *f = finish(b, c.as_deref_mut(), state);
+            }
+        };
+        if awake.len() < 2 * FINALIZE_CHUNK {
+            run(&mut bodies, &mut colliders, states, finished);
+        } else {
+            bodies
+                .par_chunks_mut(FINALIZE_CHUNK)
+                .zip(colliders.par_chunks_mut(FINALIZE_CHUNK))
+                .zip(states.par_chunks(FINALIZE_CHUNK))
+                .zip(finished.par_chunks_mut(FINALIZE_CHUNK))
+                .for_each(|(((bodies, colliders), states), out)| run(bodies, colliders, states, out));
+        }
+        self.borrowed_bodies = recycle(bodies);
+        self.borrowed_colliders = recycle(colliders);
+    }
+
+    /// Sweeps the fast bodies that [`World::finish_in_place`] left waiting
+    /// against the fixed and kinematic bodies, which are still where the
+    /// step began, then writes every waiting body back as that pass would.
+    fn sweep_at_immovables(&mut self, awake: &[BodyKey], finished: &mut [FinishedBody], dt: Real) {
+        let mut waiting = std::mem::take(&mut self.waiting);
+        waiting.clear();
+        waiting.extend(finished.iter().enumerate().filter(|(_, f)| f.waits).map(|(i, _)| i as u32));
+        if waiting.is_empty() {
+            self.waiting = waiting;
+            return;
+        }
+        let continuous = self.settings.enable_continuous;
+        let mut swept = std::mem::take(&mut self.swept);
+        let world = &*self;
+        // Each waiting body alone: the bodies it reads are fixed or waiting.
+        let sweep = |&i: &u32| {
+            let (key, mut f) = (awake[i as usize], finished[i as usize]);
+            let b = &world.bodies[key];
+            if f.sweeps {
+                world.stop_at_immovables(key, b, &mut f, dt);
+                f.writing = f.writing(b, continuous);
+            }
+            f
+        };
+        if waiting.len() < 2 * FINALIZE_CHUNK {
+            swept.clear();
+            swept.extend(waiting.iter().map(sweep));
+        } else {
+            waiting.par_iter().with_min_len(FINALIZE_CHUNK).map(sweep).collect_into_vec(&mut swept);
+        }
+        for (&i, &f) in waiting.iter().zip(&swept) {
+            finished[i as usize] = f;
+            let b = &mut self.bodies[awake[i as usize]];
+            let c = match f.writing {
+                Writing::Kept(ck) => self.colliders.get_mut(ck),
+                _ => None,
+            };
+            f.write_in_place(b, c);
+        }
+        self.waiting = waiting;
+        self.swept = swept;
+    }
+
     /// Moves the fast body `b` (of key `key`), finished as `f`, back to where
     /// its motion over the step first meets a fixed or kinematic body, and
     /// takes from its velocity what still pushes into that body.
@@ -138,59 +226,14 @@ impl World {
         let stop = self.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
         if stop.fraction < 1.0 {
             f.move_to(&sweep.pose_at(stop.fraction), b.local_center);
-            f.first = self.first_bounds(b, f);
+            let ck = b.colliders.first().copied();
+            f.first =
+                ck.map(|ck| first_bounds(&self.colliders[ck], &f.pose, self.settings.speculative_distance));
         }
         if let Some(normal) = stop.pressed {
             let approach = f.linear_velocity.dot(&normal).min(0.0);
             f.linear_velocity -= normal * approach;
         }
-    }
-
-    /// Writes each finished body that needs nothing more than itself (see
-    /// [`Writing`]) back to the body, and the bounds of a lone collider that
-    /// stays in its proxy to the collider, on several threads when there
-    /// are many: each body is a cache miss or two that a serial pass would
-    /// pay alone.
-    fn write_back(&mut self, awake: &[BodyKey], finished: &[FinishedBody]) {
-        let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.borrowed_bodies));
-        let mut colliders: Vec<Option<&mut crate::Collider>> =
-            recycle(std::mem::take(&mut self.borrowed_colliders));
-        // SAFETY: the solver's awake bodies are live and listed once each
-        // (`Solver::gather_bodies` indexed each this step, from a walk of the
-        // map or from `list_awake_bodies`, whose `KeySet` gives each key
-        // once), nothing since has removed a body, and a body's colliders
-        // are live and belong to it alone, so no key comes twice. The maps are left alone
-        // until the references are dropped, when the buffers are recycled.
-        unsafe {
-            borrow_each(&mut self.bodies, awake.iter().copied(), &mut bodies);
-            let kept =
-                finished.iter().map(|f| if let Writing::Kept(ck) = f.writing { Some(ck) } else { None });
-            borrow_some(&mut self.colliders, kept, &mut colliders);
-        }
-        let write =
-            |bodies: &mut [&mut crate::Body], colliders: &mut [Option<&mut crate::Collider>], finished| {
-                for ((b, c), f) in bodies.iter_mut().zip(colliders).zip::<&[FinishedBody]>(finished) {
-                    if matches!(f.writing, Writing::Held | Writing::Bullet) {
-                        continue;
-                    }
-                    f.write_to(b);
-                    if let (Some(c), Some(first)) = (c, f.first) {
-                        b.bounds_stale = false;
-                        c.aabb = first.aabb;
-                    }
-                }
-            };
-        if bodies.len() < 2 * FINALIZE_CHUNK {
-            write(&mut bodies, &mut colliders, finished);
-        } else {
-            bodies
-                .par_chunks_mut(FINALIZE_CHUNK)
-                .zip(colliders.par_chunks_mut(FINALIZE_CHUNK))
-                .zip(finished.par_chunks(FINALIZE_CHUNK))
-                .for_each(|((bodies, colliders), finished)| write(bodies, colliders, finished));
-        }
-        self.borrowed_bodies = recycle(bodies);
-        self.borrowed_colliders = recycle(colliders);
     }
 
     /// The last line of the promise that no NaN enters the state from finite
@@ -254,16 +297,13 @@ impl World {
         let _ = self.immovable_index.query_with(&path, |_| met = true);
         !met
     }
+}
 
-    /// The body's first collider's bounds at its finished pose, with whether
-    /// they still fit the collider's broad-phase proxy.
-    fn first_bounds(&self, b: &crate::Body, f: &FinishedBody) -> Option<FirstBounds> {
-        let &ck = b.colliders.first()?;
-        let c = &self.colliders[ck];
-        let aabb = contact_bounds(c, &f.pose, self.settings.speculative_distance);
-        let inside_proxy = c.proxy_box.contains(&aabb);
-        Some(FirstBounds { aabb, inside_proxy })
-    }
+/// Collider `c`'s bounds on a body at `pose`, grown by `margin`, with
+/// whether they still fit the collider's broad-phase proxy.
+fn first_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> FirstBounds {
+    let aabb = contact_bounds(c, pose, margin);
+    FirstBounds { aabb, inside_proxy: c.proxy_box.contains(&aabb) }
 }
 
 /// Bodies per task when finalising on several threads.
@@ -281,6 +321,11 @@ pub(crate) struct FinishedBody {
     first: Option<FirstBounds>,
     /// The body moved far for its size: continuous collision sweeps it.
     fast: bool,
+    /// It is swept against the fixed and kinematic bodies.
+    sweeps: bool,
+    /// It is written back after the sweeps ([`World::sweep_at_immovables`]),
+    /// not in place: it sweeps, or it is kinematic (and may be swept against).
+    waits: bool,
     /// How it is written back.
     writing: Writing,
 }
@@ -302,6 +347,22 @@ pub(crate) enum Writing {
 }
 
 impl FinishedBody {
+    /// A place to be filled: every entry of `finished` is overwritten.
+    fn unset() -> FinishedBody {
+        FinishedBody {
+            linear_velocity: Vec2::new(0.0, 0.0),
+            angular_velocity: 0.0,
+            center: lamina_geometry::Point::new(0.0, 0.0),
+            pose: Isometry::identity(),
+            sleep_time: 0.0,
+            first: None,
+            fast: false,
+            sweeps: false,
+            waits: false,
+            writing: Writing::Held,
+        }
+    }
+
     /// Whether every number of the finished state is finite.
     fn is_finite(&self) -> bool {
         let t = self.pose.translation.vector;
@@ -348,6 +409,23 @@ impl FinishedBody {
         b.torque = 0.0;
     }
 
+    /// Writes the finished body back to `b` as its [`Writing`] says, with
+    /// the bounds of its only collider `c` where they stay in its proxy;
+    /// held bodies and bullets are left to the serial pass.
+    fn write_in_place(&self, b: &mut crate::Body, c: Option<&mut crate::Collider>) {
+        match self.writing {
+            Writing::Held | Writing::Bullet => {}
+            Writing::Refit => self.write_to(b),
+            Writing::Kept(_) => {
+                self.write_to(b);
+                if let (Some(c), Some(first)) = (c, self.first) {
+                    b.bounds_stale = false;
+                    c.aabb = first.aabb;
+                }
+            }
+        }
+    }
+
     /// Moves the finished body to `pose` (its time of impact), keeping its velocity.
     fn move_to(&mut self, pose: &Isometry, local_center: lamina_geometry::Point) {
         self.pose = *pose;
@@ -387,6 +465,8 @@ fn finish_body(b: &crate::Body, state: &BodyState, dt: Real, sleep_speed: Real) 
         sleep_time,
         first: None,
         fast: is_fast(b, motion),
+        sweeps: false,
+        waits: false,
         writing: Writing::Refit,
     }
 }

@@ -66,6 +66,10 @@ pub struct World {
     /// step: kept empty between steps as buffers of pointer-sized elements.
     pub(crate) borrowed_bodies: Vec<usize>,
     pub(crate) borrowed_colliders: Vec<usize>,
+    /// The awake bodies `finalize` writes after the sweeps, by solver
+    /// index, and their finished states once swept.
+    pub(crate) waiting: Vec<u32>,
+    pub(crate) swept: Vec<FinishedBody>,
     /// Bodies to wake or refresh, gathered before they are visited.
     pub(crate) wake_scratch: Vec<BodyKey>,
     /// Fast bullets with their motion and how much of it they may keep.
@@ -121,6 +125,8 @@ impl Clone for World {
             finished: Vec::new(),
             borrowed_bodies: Vec::new(),
             borrowed_colliders: Vec::new(),
+            waiting: Vec::new(),
+            swept: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
             refusals: self.refusals,
@@ -177,6 +183,8 @@ impl World {
             finished: Vec::new(),
             borrowed_bodies: Vec::new(),
             borrowed_colliders: Vec::new(),
+            waiting: Vec::new(),
+            swept: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
             refusals: Refusals::default(),

@@ -39,7 +39,7 @@ use crate::free_slots::index_and_version;
 use crate::joint::Joint;
 use crate::narrow_phase::{ContactSummary, SolverManifold};
 use crate::prefetch::prefetch;
-use crate::{BodyKey, ContactKey, JointKey, WorldSettings};
+use crate::{BodyKey, ColliderKey, ContactKey, JointKey, WorldSettings};
 
 /// Joints per task when preparing on several threads; below two tasks' worth
 /// the calling thread prepares them all.
@@ -51,6 +51,10 @@ const JOINT_PREPARE_CHUNK: usize = 64;
 pub(crate) struct Solver {
     /// The awake movable bodies, in key order: body `i` of the arrays below.
     pub awake: Vec<BodyKey>,
+    /// Each awake body's first collider, if it has one: what the end of the
+    /// step (`finalize.rs`) borrows with the body, read here while the
+    /// body is at hand.
+    pub first_colliders: Vec<Option<ColliderKey>>,
     pub states: Vec<BodyState>,
     params: Vec<BodyParams>,
     /// Each body slot's version and solver index (`NO_INDEX` for bodies not
@@ -213,6 +217,7 @@ impl Solver {
         awake: Option<&[BodyKey]>,
     ) {
         self.awake.clear();
+        self.first_colliders.clear();
         self.states.clear();
         self.params.clear();
         self.solver_of_slot.clear();
@@ -246,6 +251,7 @@ impl Solver {
         b.solver_index = self.states.len() as u32;
         self.solver_of_slot[slot as usize] = (version, b.solver_index);
         self.awake.push(key);
+        self.first_colliders.push(b.colliders.first().copied());
         self.states.push(BodyState::at_rest_with(b.linear_velocity, b.angular_velocity));
         let dynamic = b.kind == BodyKind::Dynamic;
         self.params.push(BodyParams {
