@@ -612,6 +612,7 @@ impl World {
         }
         let joint = make_joint(desc, &pose_a, &pose_b, body_b.center);
         let key = self.joints.insert(joint);
+        self.joint_edits += 1;
         self.free_slots.joints.inserted(key);
         for body in [a, b] {
             if let Some(body) = self.bodies.get_mut(body) {
@@ -636,6 +637,7 @@ impl World {
     /// that the joint kept from colliding may collide again.
     pub fn remove_joint(&mut self, key: JointKey) -> Result<(), WorldError> {
         let joint = self.joints.remove(key).ok_or(WorldError::StaleJoint(key))?;
+        self.joint_edits += 1;
         self.free_slots.joints.removed(key);
         let (a, b) = (joint.desc.body_a, joint.desc.body_b);
         for body in [a, b] {
@@ -662,6 +664,7 @@ impl World {
     /// stale key. Every change wakes the joint's bodies at the next step.
     pub fn joint_mut(&mut self, key: JointKey) -> Option<&mut JointMut> {
         self.joint_changes_pending = true;
+        self.joint_edits += 1;
         self.joints.get_mut(key).map(JointMut::new)
     }
 

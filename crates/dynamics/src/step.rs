@@ -76,7 +76,8 @@ impl World {
         let (awake_bodies, awake_joints) = (&self.awake.bodies[..], &self.awake.joints[..]);
         let s = &mut self.solver;
         s.gather_bodies(&mut self.bodies, &self.settings, h, few.then_some(awake_bodies));
-        let counts = s.gather_constraints(&self.joints, few.then_some(awake_joints), &self.narrow.summaries);
+        let joints = (&self.joints, self.joint_edits);
+        let counts = s.gather_constraints(joints, few.then_some(awake_joints), &self.narrow.summaries);
         self.narrow.complete_manifolds(&s.missing_manifolds, &self.contacts, &self.bodies);
         counts
     }

@@ -39,6 +39,10 @@ pub struct World {
     pub(crate) chains: SlotMap<ChainKey, Chain>,
     /// A joint was handed out by `joint_mut` since the last step.
     pub(crate) joint_changes_pending: bool,
+    /// Counts the joints' edits: each joint added or removed, and each
+    /// handed out by `joint_mut`. The solver keeps its list of joints while
+    /// this and the awake bodies stay as they were.
+    pub(crate) joint_edits: u64,
     /// A body was added, given a collider, moved or handed out by `body_mut`
     /// since the last step (or one with stale bounds still sleeps): the step
     /// looks for wake requests and stale bounds only then.
@@ -109,6 +113,7 @@ impl Clone for World {
             joints: self.joints.clone(),
             chains: self.chains.clone(),
             joint_changes_pending: self.joint_changes_pending,
+            joint_edits: self.joint_edits,
             body_changes_pending: self.body_changes_pending,
             contacts: self.contacts.clone(),
             contact_keys: self.contact_keys.clone(),
@@ -167,6 +172,7 @@ impl World {
             joints: SlotMap::with_key(),
             chains: SlotMap::with_key(),
             joint_changes_pending: false,
+            joint_edits: 0,
             body_changes_pending: false,
             contacts: SlotMap::with_key(),
             contact_keys: SlotKeys::default(),

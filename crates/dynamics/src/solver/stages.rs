@@ -106,6 +106,11 @@ pub(crate) struct Solver {
     /// a motor or limits): solved in bundles of its own.
     joint_revolute: Vec<bool>,
     joint_bodies: Vec<(u32, u32)>,
+    /// The world's joint edits (`World::joint_edits`) and the solver slots
+    /// of the bodies when the joints were last listed: the lists above are
+    /// current while both are the same.
+    joints_listed_for: Option<u64>,
+    listed_slots: Vec<(u32, u32)>,
     graph: ConstraintGraph,
     /// The constraints' bodies and the body count the graph was last coloured
     /// for: an unchanged list (a jointed scene at rest in its contacts, a
@@ -279,17 +284,25 @@ impl Solver {
     /// the way since nothing after this in a step changes it.
     pub fn gather_constraints(
         &mut self,
-        joints: &SlotMap<JointKey, Joint>,
+        (joints, joint_edits): (&SlotMap<JointKey, Joint>, u64),
         awake_joints: Option<&[JointKey]>,
         summaries: &[ContactSummary],
     ) -> (usize, usize, usize) {
-        self.joint_keys.clear();
-        self.joint_plain.clear();
-        self.joint_revolute.clear();
-        self.joint_bodies.clear();
-        match awake_joints {
-            Some(keys) => keys.iter().for_each(|&key| self.list_joint(key, &joints[key])),
-            None => joints.iter().for_each(|(key, j)| self.list_joint(key, j)),
+        // The list depends on the joints and on which bodies are awake, with
+        // their solver indices: while neither changed (a chain, a cloth, a
+        // grid swinging awake), the last step's list is this step's.
+        let listed = self.joints_listed_for == Some(joint_edits) && self.listed_slots == self.solver_of_slot;
+        if !listed {
+            self.joint_keys.clear();
+            self.joint_plain.clear();
+            self.joint_revolute.clear();
+            self.joint_bodies.clear();
+            match awake_joints {
+                Some(keys) => keys.iter().for_each(|&key| self.list_joint(key, &joints[key])),
+                None => joints.iter().for_each(|(key, j)| self.list_joint(key, j)),
+            }
+            self.joints_listed_for = Some(joint_edits);
+            self.listed_slots.clone_from(&self.solver_of_slot);
         }
         let solver_of_slot = &self.solver_of_slot;
         let index = |k: BodyKey| solver_index(solver_of_slot, k);
@@ -318,11 +331,12 @@ impl Solver {
             }
         }
         let unchanged = self.coloured_bodies == self.states.len()
-            && self.coloured_joints == self.joint_bodies
+            && (listed || self.coloured_joints == self.joint_bodies)
             && self.coloured_contacts == self.contact_bodies;
         if !unchanged {
             self.graph.build(&self.joint_bodies, &self.contact_bodies, self.states.len());
-            std::mem::swap(&mut self.coloured_joints, &mut self.joint_bodies);
+            // Copied, not swapped: a list kept for the next step stays whole.
+            self.coloured_joints.clone_from(&self.joint_bodies);
             std::mem::swap(&mut self.coloured_contacts, &mut self.contact_bodies);
             self.coloured_bodies = self.states.len();
         }
@@ -1059,5 +1073,53 @@ mod tests {
             assert_eq!(merged, apart, "{threads} threads");
             assert!(2 * merged_stages < apart_stages, "{merged_stages} stages merged, {apart_stages} apart");
         }
+    }
+
+    /// The joint list kept from step to step is the list made afresh (the
+    /// oracle: a clone, whose solver starts empty and lists every joint), as
+    /// a chain swings while a box beside it falls asleep (the solver indices
+    /// change under the joints), and after each kind of edit that changes
+    /// what is listed: limits given to a plain joint (solved apart from then
+    /// on), a joint removed, a joint added, a jointed body removed.
+    #[test]
+    fn kept_joint_list_steps_as_a_fresh_list_does() {
+        use crate::{BodyDesc, ColliderDesc, JointDesc, World, WorldSettings};
+        use lamina_geometry::{Point, Shape};
+        let mut world = World::new(WorldSettings::default());
+        let ground = world.add_body(BodyDesc::fixed());
+        let floor = world.add_body(BodyDesc::fixed().translation(-50.0, 0.0));
+        world.add_collider(floor, ColliderDesc::new(Shape::rectangle(5.0, 0.5))).unwrap();
+        // Its index comes first: asleep, it shifts every link's.
+        let boxed = world.add_body(BodyDesc::dynamic().translation(-50.0, 1.0));
+        world.add_collider(boxed, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        let mut links = Vec::new();
+        let mut joints = Vec::new();
+        let mut previous = ground;
+        for i in 0..12 {
+            let x = i as Real;
+            let link = world.add_body(BodyDesc::dynamic().translation(x + 0.5, 10.0));
+            world.add_collider(link, ColliderDesc::new(Shape::rectangle(0.5, 0.1))).unwrap();
+            joints.push(world.add_joint(JointDesc::revolute(previous, link, Point::new(x, 10.0))).unwrap());
+            links.push(link);
+            previous = link;
+        }
+        let steps_alike = |world: &mut World, steps: usize, what: &str| {
+            let mut fresh = world.clone();
+            for step in 0..steps {
+                world.step(1.0 / 60.0).unwrap();
+                fresh.step(1.0 / 60.0).unwrap();
+                assert_eq!(world.state_hash(), fresh.state_hash(), "{what}, step {step}");
+            }
+        };
+        steps_alike(&mut world, 120, "swinging");
+        assert!(world.body(boxed).unwrap().is_sleeping(), "the box fell asleep");
+        world.joint_mut(joints[3]).unwrap().set_limits(-0.1, 0.1).unwrap();
+        steps_alike(&mut world, 30, "limits given");
+        world.remove_joint(joints[7]).unwrap();
+        steps_alike(&mut world, 30, "joint removed");
+        world.add_joint(JointDesc::revolute(links[6], links[7], Point::new(7.0, 10.0))).unwrap();
+        steps_alike(&mut world, 30, "joint added");
+        assert!(world.remove_body(links[11]));
+        steps_alike(&mut world, 30, "a jointed body removed");
     }
 }
