@@ -25,10 +25,10 @@
 //! bodies' indices, so the blocks a member runs in one colour touch much the
 //! bodies its blocks touched in the last, still in its own cache. Claimed
 //! from one counter, the blocks fell to the members by turns, and a body's
-//! state crossed between the cores' caches at nearly every stage: two threads
-//! solved spinner's contacts slower than one (2.17 ms against 1.49 per step
-//! on the two-core machine), and the shares brought every scene's substeps
-//! down a further 2 to 16 % on two threads.
+//! state crossed between the cores' caches at nearly every stage; on the
+//! two-core machine the shares cut the substeps on two threads by 5 to 15 %
+//! (none for smash). Where a colour's constraints mix bodies from all over
+//! (spinner, tumbler) two threads still solve the contacts slower than one.
 //!
 //! **Determinism.** What a block computes depends on its items alone: items
 //! of one stage share no movable body (constraints of one colour, see
