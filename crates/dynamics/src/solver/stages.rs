@@ -31,7 +31,7 @@ use super::lane_passes::{
     eight_revolutes,
 };
 use super::lanes::Lanes;
-use super::team::{BlockSlice, Team, splits};
+use super::team::{BlockSlice, Pace, Team, splits};
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
 use crate::disjoint::{borrow_each, recycle};
@@ -153,6 +153,8 @@ pub(crate) struct Solver {
     bundle_starts: [usize; COLOR_COUNT + 1],
     /// The stages of the substeps and the threads that run them.
     team: Team<Pass>,
+    /// Whether the substeps run on the team or on one thread (`team.rs`).
+    pace: Pace,
 }
 
 /// The parameters of an immovable body.
@@ -515,6 +517,8 @@ impl Solver {
             color_stages(team, &used, merge, Pass::Relax);
         }
         color_stages(team, &used, merge, Pass::Restitution);
+        let items = team.items();
+        let (on_team, timed) = if threads > 1 { self.pace.choose() } else { (false, false) };
 
         let (max_speed, inv_h) = (settings.max_linear_speed, 1.0 / h);
         let max_push = settings.contact_push_max_velocity;
@@ -560,7 +564,11 @@ impl Solver {
                 },
             }
         };
-        self.team.run(threads, &run);
+        let start = std::time::Instant::now();
+        self.team.run(if on_team { threads } else { 1 }, &run);
+        if timed {
+            self.pace.record(on_team, items, start.elapsed().as_secs_f64());
+        }
     }
 
     /// Each colour that holds a constraint, with its count of items (joints
