@@ -530,7 +530,7 @@ mod tests {
         pace.record(true, 1, 0.02);
         pace.record(false, 1, 0.01);
         // Solve `n` on the team (and timed) for the solves below, alone else.
-        let mut run = |pace: &mut Pace, solves: std::ops::Range<u64>, team_at: &[u64]| {
+        let run = |pace: &mut Pace, solves: std::ops::Range<u64>, team_at: &[u64]| {
             for n in solves {
                 let (team, timed) = pace.choose();
                 assert_eq!(team, team_at.contains(&n), "solve {n}");
