@@ -564,9 +564,9 @@ impl Solver {
                 },
             }
         };
-        let start = std::time::Instant::now();
+        let start = timed.then(std::time::Instant::now);
         self.team.run(if on_team { threads } else { 1 }, &run);
-        if timed {
+        if let Some(start) = start {
             self.pace.record(on_team, items, start.elapsed().as_secs_f64());
         }
     }
