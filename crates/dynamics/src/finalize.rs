@@ -146,7 +146,8 @@ impl World {
             }
             f
         };
-        finished.clear();
+        // Every entry is overwritten below: only new places need filling.
+        finished.truncate(awake.len());
         finished.resize(awake.len(), FinishedBody::unset());
         let run = |bodies: &mut [&mut crate::Body],
                    colliders: &mut [Option<&mut crate::Collider>],
@@ -347,7 +348,7 @@ pub(crate) enum Writing {
 }
 
 impl FinishedBody {
-    /// A place to be filled: every entry of `finished` is overwritten.
+    /// A place to be filled before it is written.
     fn unset() -> FinishedBody {
         FinishedBody {
             linear_velocity: Vec2::new(0.0, 0.0),

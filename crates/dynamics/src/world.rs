@@ -278,13 +278,17 @@ impl World {
     pub fn add_collider(&mut self, body: BodyKey, desc: ColliderDesc) -> Result<ColliderKey, WorldError> {
         desc.validate()?;
         let existing = self.bodies.get(body).ok_or(WorldError::StaleBody(body))?;
+        // The body's kept sums with the new collider's part added last, as
+        // `update_mass` would add it: checked before anything changes.
+        let mut sums = ColliderSums::kept(existing);
+        sums.add(&desc.shape, desc.density, &desc.local_pose, desc.sensor);
         if !desc.sensor {
-            let own = desc.shape.mass_properties(desc.density).transformed(&desc.local_pose);
-            // Summed as `update_mass` sums them, the new one last.
-            check_mass(&existing.collider_mass.combine(&own))?;
+            check_mass(&sums.mass)?;
         }
         let key = self.attach_collider(body, desc)?;
-        self.add_collider_mass(body, key);
+        let body = &mut self.bodies[body];
+        sums.write_to(body);
+        apply_collider_mass(body);
         // A body built asleep stays asleep while it is given its shapes; if a
         // new shape overlaps something, that contact wakes it.
         Ok(key)
@@ -371,20 +375,6 @@ impl World {
         let sums = ColliderSums::of(&self.colliders, body);
         let body = &mut self.bodies[key];
         sums.write_to(body);
-        apply_collider_mass(body);
-    }
-
-    /// [`World::update_mass`] for a body whose collider `collider` was just
-    /// added last: its part joins the kept sums, in the order a full
-    /// recount adds it, so the result is the same to the bit.
-    fn add_collider_mass(&mut self, key: BodyKey, collider: ColliderKey) {
-        let (Some(body), Some(c)) = (self.bodies.get_mut(key), self.colliders.get(collider)) else { return };
-        debug_assert_eq!(body.colliders.last(), Some(&collider));
-        if !c.sensor {
-            body.collider_mass = body.collider_mass.combine(&mass_part(c));
-            body.min_extent = body.min_extent.min(c.shape.inner_radius());
-        }
-        body.collider_reach = body.collider_reach.max(reach(c));
         apply_collider_mass(body);
     }
 
@@ -570,19 +560,10 @@ impl World {
     }
 }
 
-/// The mass properties of the body's solid (not sensor) colliders, each in
-/// the body's frame, in the order they were added.
-fn mass_part(c: &Collider) -> MassProperties {
-    c.shape.mass_properties(c.density).transformed(&c.local_pose)
-}
-
-/// How far collider `c` reaches from its body's origin.
-fn reach(c: &Collider) -> Real {
-    c.local_pose.translation.vector.norm() + c.shape.local_bounding_radius()
-}
-
-/// What a body's colliders sum to: the parts of its mass, the smallest inner
-/// radius of a solid one, the farthest reach of any.
+/// What a body's colliders sum to: the parts of its mass (each in the
+/// body's frame, in the order the colliders were added), the smallest inner
+/// radius of a solid one, the farthest any reaches from the body's origin.
+/// Sensors add their reach alone.
 struct ColliderSums {
     mass: MassProperties,
     min_extent: Real,
@@ -594,13 +575,23 @@ impl ColliderSums {
     fn of(colliders: &SlotMap<ColliderKey, Collider>, body: &Body) -> Self {
         let mut sums = ColliderSums { mass: MassProperties::ZERO, min_extent: Real::INFINITY, reach: 0.0 };
         for c in body.colliders.iter().filter_map(|c| colliders.get(*c)) {
-            if !c.sensor {
-                sums.mass = sums.mass.combine(&mass_part(c));
-                sums.min_extent = sums.min_extent.min(c.shape.inner_radius());
-            }
-            sums.reach = sums.reach.max(reach(c));
+            sums.add(&c.shape, c.density, &c.local_pose, c.sensor);
         }
         sums
+    }
+
+    /// The sums `body` keeps.
+    fn kept(body: &Body) -> Self {
+        ColliderSums { mass: body.collider_mass, min_extent: body.min_extent, reach: body.collider_reach }
+    }
+
+    /// Adds a collider of `shape`, `density` and `local_pose` (a sensor or not).
+    fn add(&mut self, shape: &lamina_geometry::Shape, density: Real, local_pose: &Isometry, sensor: bool) {
+        if !sensor {
+            self.mass = self.mass.combine(&shape.mass_properties(density).transformed(local_pose));
+            self.min_extent = self.min_extent.min(shape.inner_radius());
+        }
+        self.reach = self.reach.max(local_pose.translation.vector.norm() + shape.local_bounding_radius());
     }
 
     fn write_to(&self, body: &mut Body) {

@@ -292,8 +292,14 @@ impl Solver {
     ) -> (usize, usize, usize) {
         // The list depends on the joints and on which bodies are awake, with
         // their solver indices: while neither changed (a chain, a cloth, a
-        // grid swinging awake), the last step's list is this step's.
-        let listed = self.joints_listed_for == Some(joint_edits) && self.listed_slots == self.solver_of_slot;
+        // grid swinging awake), the last step's list is this step's. Only a
+        // list made by walking every joint is kept: the check reads every
+        // body's slot, more than a world without joints, or one mostly
+        // asleep (whose awake joints are listed from its islands), spends
+        // on listing them.
+        let walks = awake_joints.is_none() && !joints.is_empty();
+        let listed =
+            walks && self.joints_listed_for == Some(joint_edits) && self.listed_slots == self.solver_of_slot;
         if !listed {
             self.joint_keys.clear();
             self.joint_plain.clear();
@@ -303,8 +309,10 @@ impl Solver {
                 Some(keys) => keys.iter().for_each(|&key| self.list_joint(key, &joints[key])),
                 None => joints.iter().for_each(|(key, j)| self.list_joint(key, j)),
             }
-            self.joints_listed_for = Some(joint_edits);
-            self.listed_slots.clone_from(&self.solver_of_slot);
+            self.joints_listed_for = walks.then_some(joint_edits);
+            if walks {
+                self.listed_slots.clone_from(&self.solver_of_slot);
+            }
         }
         let solver_of_slot = &self.solver_of_slot;
         let index = |k: BodyKey| solver_index(solver_of_slot, k);

@@ -28,7 +28,8 @@
 //! state crossed between the cores' caches at nearly every stage; on the
 //! two-core machine the shares cut the substeps on two threads by 5 to 15 %
 //! (none for smash). Where a colour's constraints mix bodies from all over
-//! (spinner, tumbler) two threads still solve the contacts slower than one.
+//! (spinner, tumbler) two threads still solve the contacts slower than one;
+//! the [`Pace`] then runs the stages on the calling thread alone.
 //!
 //! **Determinism.** What a block computes depends on its items alone: items
 //! of one stage share no movable body (constraints of one colour, see
