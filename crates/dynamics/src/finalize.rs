@@ -82,10 +82,10 @@ impl World {
         self.sweep_at_immovables(&awake, &mut finished, dt);
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
-        let continuous = self.settings.enable_continuous;
-        self.profile.fast_bodies = finished.iter().filter(|f| continuous && f.fast).count();
         self.profile.held_bodies = 0;
+        let mut fast = 0;
         for (&key, f) in awake.iter().zip(&finished) {
+            fast += usize::from(f.fast);
             match f.writing {
                 Writing::Held => self.hold_still(key),
                 Writing::Bullet => {
@@ -98,6 +98,7 @@ impl World {
                 Writing::Kept(_) => {}
             }
         }
+        self.profile.fast_bodies = if self.settings.enable_continuous { fast } else { 0 };
         if !bullets.is_empty() {
             self.sweep_bullets(&mut bullets, dt);
         }
