@@ -66,7 +66,8 @@ struct Stages {
     broad: f64,
     narrow: f64,
     solver: f64,
-    /// The solver's substeps, included in `solver`.
+    /// The solver's team stages (contact preparation, substeps, impulse
+    /// gathering; `StepProfile::substeps`), included in `solver`.
     substeps: f64,
     finalize: f64,
     sleep: f64,
@@ -347,7 +348,7 @@ fn table(rows: &[Row]) -> String {
     }
     let _ = writeln!(
         out,
-        "\nstage columns: mean ms per step over every step of every run (substeps: the part of solver spent in the substeps)"
+        "\nstage columns: mean ms per step over every step of every run (substeps: the part of solver on its team: contact preparation, substeps, impulses gathered)"
     );
     let _ = writeln!(out, "\nafter the last run:");
     let _ = writeln!(

@@ -14,9 +14,11 @@ pub struct StepProfile {
     pub narrow_phase: Duration,
     /// Constraint preparation and the substeps.
     pub solver: Duration,
-    /// The part of [`StepProfile::solver`] spent in the substeps and
-    /// restitution (the rest: listing, colouring and preparing the
-    /// constraints, storing their impulses).
+    /// The part of [`StepProfile::solver`] spent on the solver's team of
+    /// threads: preparing the contacts into their SIMD bundles, the
+    /// substeps, restitution, and gathering the contacts' impulses (the
+    /// rest: listing and colouring the constraints, preparing the joints,
+    /// writing the impulses back).
     pub substeps: Duration,
     /// Writing poses back, bounding boxes, broad-phase proxies.
     pub finalize: Duration,

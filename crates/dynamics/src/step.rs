@@ -92,9 +92,9 @@ impl World {
         let (joints, contacts, touching) = self.list_constraints(h);
         let (narrow, s) = (&self.narrow, &mut self.solver);
         debug_assert!(narrow.manifolds_are_current(s.contact_places(), &self.contacts, &self.bodies));
-        s.prepare(&self.bodies, &narrow.manifolds, &self.joints, &settings, h);
+        s.prepare(&self.bodies, &self.joints, &settings, h);
         let preparing = laps.lap();
-        s.run_substeps(&settings, substeps, h, rayon::current_num_threads());
+        s.run_substeps(&narrow.manifolds, &settings, substeps, h, rayon::current_num_threads());
         let substep_time = laps.lap();
         s.store_impulses(&mut self.contacts, &self.narrow.keys, &mut self.joints, h);
         self.profile.substeps = substep_time;

@@ -94,11 +94,34 @@ const PACK_CHUNK: usize = 64;
 /// constraints to fetch.
 const AHEAD: usize = 2;
 
-/// Packs the coloured constraints into bundles, colour by colour: colour `c`'s
-/// bundles are `bundles[starts[c]..starts[c + 1]]`, and constraint `i` is
-/// built by `prepare.constraint(i)`. The overflow colour, whose constraints may share
-/// bodies, gets one constraint per bundle. Bundles are filled in parallel;
-/// each depends only on its own constraints.
+/// Sizes `bundles` for the coloured constraints, colour by colour: colour
+/// `c`'s bundles are to be `bundles[starts[c]..starts[c + 1]]`. The overflow
+/// colour, whose constraints may share bodies, gets one constraint per
+/// bundle. What the bundles hold is left to [`fill_bundles`].
+pub(crate) fn size_bundles<B: LaneBundle>(
+    coloring: &ColorOrder,
+    bundles: &mut Vec<B>,
+    starts: &mut [usize; COLOR_COUNT + 1],
+) {
+    starts[0] = 0;
+    for color in 0..COLOR_COUNT {
+        let count = coloring.starts[color + 1] - coloring.starts[color];
+        starts[color + 1] = starts[color] + count.div_ceil(width::<B>(color));
+    }
+    let total = starts[COLOR_COUNT];
+    bundles.truncate(total);
+    bundles.resize(total, B::EMPTY);
+}
+
+/// Constraints per bundle in colour `color`.
+fn width<B: LaneBundle>(color: usize) -> usize {
+    if color == OVERFLOW { 1 } else { B::WIDTH }
+}
+
+/// Fills `bundles`, which are the sized bundles (see [`size_bundles`]) from
+/// number `first` on, from their constraints: constraint `i` is built by
+/// `prepare.constraint(i)`. Each bundle depends only on its own
+/// constraints, so any part of the list can be filled apart from the rest.
 ///
 /// Colour order visits the constraints' records out of memory order, so
 /// before filling a bundle, `ahead(i)` is called for each constraint `i` of
@@ -106,6 +129,50 @@ const AHEAD: usize = 2;
 /// (a prefetch), which then arrives while this bundle is being filled. Once
 /// filled, a bundle is handed to `finish` (which calls [`LaneBundle::finish`],
 /// compiled for the lanes' instructions).
+pub(crate) fn fill_bundles<B: LaneBundle>(
+    coloring: &ColorOrder,
+    starts: &[usize; COLOR_COUNT + 1],
+    first: usize,
+    bundles: &mut [B],
+    prepare: &impl ConstraintSource<B::Constraint>,
+    ahead: &impl Fn(u32),
+    finish: &impl Fn(&mut B),
+) {
+    let total = starts[COLOR_COUNT];
+    if bundles.is_empty() {
+        return;
+    }
+    // The members of bundle `i` of colour `color`.
+    let members = |i: usize, color: usize| {
+        let first = coloring.starts[color] + (i - starts[color]) * width::<B>(color);
+        let last = (first + width::<B>(color)).min(coloring.starts[color + 1]);
+        &coloring.order[first..last]
+    };
+    // The colour of the first bundle is found once; the walk goes on from there.
+    let color_of = |i: usize| starts.partition_point(|&s| s <= i) - 1;
+    let mut color = color_of(first);
+    let mut ahead_color = color_of((first + AHEAD).min(total - 1));
+    for (i, bundle) in (first..).zip(bundles) {
+        while starts[color + 1] <= i {
+            color += 1;
+        }
+        if i + AHEAD < total {
+            while starts[ahead_color + 1] <= i + AHEAD {
+                ahead_color += 1;
+            }
+            members(i + AHEAD, ahead_color).iter().for_each(|&m| ahead(m));
+        }
+        *bundle = B::EMPTY;
+        for (l, &member) in members(i, color).iter().enumerate() {
+            bundle.set_lane(l, member, &prepare.constraint(member));
+        }
+        finish(bundle);
+    }
+}
+
+/// Sizes and fills the bundles of the coloured constraints (see
+/// [`size_bundles`] and [`fill_bundles`]), in parallel chunks where there
+/// are many.
 pub(crate) fn pack_bundles<B, F, A, E>(
     coloring: &ColorOrder,
     bundles: &mut Vec<B>,
@@ -119,47 +186,12 @@ pub(crate) fn pack_bundles<B, F, A, E>(
     A: Fn(u32) + Sync,
     E: Fn(&mut B) + Sync,
 {
-    let width = |color: usize| if color == OVERFLOW { 1 } else { B::WIDTH };
-    starts[0] = 0;
-    for color in 0..COLOR_COUNT {
-        let count = coloring.starts[color + 1] - coloring.starts[color];
-        starts[color + 1] = starts[color] + count.div_ceil(width(color));
-    }
-    let total = starts[COLOR_COUNT];
-    bundles.truncate(total);
-    bundles.resize(total, B::EMPTY);
-
-    // Each task finds the colour of its first bundle once and walks on from there.
+    size_bundles(coloring, bundles, starts);
     let starts = &*starts;
-    // The members of bundle `i` of colour `color`.
-    let members = |i: usize, color: usize| {
-        let first = coloring.starts[color] + (i - starts[color]) * width(color);
-        let last = (first + width(color)).min(coloring.starts[color + 1]);
-        &coloring.order[first..last]
-    };
     let fill = |(chunk, bundles): (usize, &mut [B])| {
-        let first_bundle = chunk * PACK_CHUNK;
-        let color_of = |i: usize| starts.partition_point(|&s| s <= i) - 1;
-        let mut color = color_of(first_bundle);
-        let mut ahead_color = color_of((first_bundle + AHEAD).min(total.saturating_sub(1)));
-        for (i, bundle) in (first_bundle..).zip(bundles) {
-            while starts[color + 1] <= i {
-                color += 1;
-            }
-            if i + AHEAD < total {
-                while starts[ahead_color + 1] <= i + AHEAD {
-                    ahead_color += 1;
-                }
-                members(i + AHEAD, ahead_color).iter().for_each(|&m| ahead(m));
-            }
-            *bundle = B::EMPTY;
-            for (l, &member) in members(i, color).iter().enumerate() {
-                bundle.set_lane(l, member, &prepare.constraint(member));
-            }
-            finish(bundle);
-        }
+        fill_bundles(coloring, starts, chunk * PACK_CHUNK, bundles, &prepare, &ahead, &finish);
     };
-    if total < 2 * PACK_CHUNK {
+    if bundles.len() < 2 * PACK_CHUNK {
         fill((0, &mut bundles[..]));
     } else {
         bundles.par_chunks_mut(PACK_CHUNK).enumerate().for_each(fill);

@@ -10,7 +10,7 @@ use lamina_geometry::Real;
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 use super::avx::Avx8;
 use super::body_state::States;
-use super::bundles::{ConstraintSource, LaneBundle, pack_bundles};
+use super::bundles::{ConstraintSource, LaneBundle, fill_bundles, pack_bundles, size_bundles};
 use super::constraint_graph::{COLOR_COUNT, ColorOrder};
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
@@ -37,6 +37,16 @@ impl<B4, B8> Default for Bundles<B4, B8> {
 }
 
 impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8> {
+    /// Sizes the bundles of this width for the coloured constraints, to be
+    /// filled later by the blocks of a stage (see [`size_bundles`] and
+    /// [`BundleBlocks::fill`]).
+    pub(crate) fn size(&mut self, coloring: &ColorOrder, starts: &mut [usize; COLOR_COUNT + 1]) {
+        match self {
+            Bundles::Four(bundles) => size_bundles(coloring, bundles, starts),
+            Bundles::Eight(bundles) => size_bundles(coloring, bundles, starts),
+        }
+    }
+
     /// Packs the coloured constraints into bundles of this width (see
     /// [`pack_bundles`]).
     pub(crate) fn pack(
@@ -166,6 +176,46 @@ impl<'a, B4: Send, B8: Send> BundleBlocks<'a, B4, B8> {
         match self {
             BundleBlocks::Four(b) => unsafe { b.range(range) }.iter_mut().for_each(|b| four(b, states)),
             BundleBlocks::Eight(b) => unsafe { b.range(range) }.iter_mut().for_each(|b| eight(b, states)),
+        }
+    }
+}
+
+impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> BundleBlocks<'_, B4, B8> {
+    /// Fills the bundles `range` of those sized for `coloring` (see
+    /// [`fill_bundles`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`BlockSlice::range`]: no other thread holds any of these bundles
+    /// meanwhile.
+    pub unsafe fn fill(
+        &self,
+        range: Range<usize>,
+        coloring: &ColorOrder,
+        starts: &[usize; COLOR_COUNT + 1],
+        prepare: &impl ConstraintSource<B4::Constraint>,
+        ahead: &impl Fn(u32),
+    ) {
+        if range.is_empty() {
+            return;
+        }
+        let first = range.start;
+        // SAFETY: the caller's promise.
+        match self {
+            BundleBlocks::Four(b) => {
+                fill_bundles(coloring, starts, first, unsafe { b.range(range) }, prepare, ahead, &|b| {
+                    b.finish()
+                })
+            }
+            BundleBlocks::Eight(b) => fill_bundles(
+                coloring,
+                starts,
+                first,
+                unsafe { b.range(range) },
+                prepare,
+                ahead,
+                &eight_finish,
+            ),
         }
     }
 }

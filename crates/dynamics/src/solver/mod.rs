@@ -2,7 +2,8 @@
 //!
 //! One step of length `dt` is split into `n` substeps of `h = dt / n`. Joints
 //! and contacts are prepared once per step (anchors, effective masses,
-//! softness), then every substep runs, in this order:
+//! softness; the contacts as the first stages on the solver's team of
+//! threads), then every substep runs, in this order:
 //!
 //! 1. integrate velocities (gravity, forces, damping);
 //! 2. warm start: apply the accumulated impulses;

@@ -1,11 +1,14 @@
 //! The solver's stages, each a method of [`Solver`], which owns their buffers.
 //!
 //! `World::solve` (in `step.rs`) runs them in order: gather the awake bodies,
-//! gather and colour the constraints, prepare them; then per substep integrate
-//! velocities, warm start, solve, integrate positions and relax; then apply
-//! restitution and store the impulses. The substeps and restitution run as
-//! one list of stages on a team of threads (`team.rs`): the constraint passes
-//! colour by colour, each colour's joints, point joints and contacts together.
+//! gather and colour the constraints, prepare the joints; then fill the
+//! contacts' bundles, and per substep integrate velocities, warm start,
+//! solve, integrate positions and relax; then apply restitution, gather the
+//! contacts' impulses and store the impulses. From filling the bundles to
+//! gathering the impulses, the stages run as one list on a team of threads
+//! (`team.rs`), colour by colour, each colour's joints, point joints and
+//! contacts together; a thread fills the bundles of its own share of each
+//! colour, the ones it then solves.
 
 use std::ops::Range;
 
@@ -386,13 +389,11 @@ impl Solver {
         &self.contact_places
     }
 
-    /// Prepares every constraint for the step: joints in colour order, contacts
-    /// straight into their lanes, from the narrow phase's solver manifolds
-    /// (`manifolds`, by place); both in parallel.
+    /// Prepares the joints for the step, in parallel, and sizes the
+    /// contacts' bundles, which the solve's first stages fill.
     pub fn prepare(
         &mut self,
         bodies: &SlotMap<BodyKey, Body>,
-        manifolds: &[SolverManifold],
         joints: &SlotMap<JointKey, Joint>,
         settings: &WorldSettings,
         h: Real,
@@ -477,44 +478,42 @@ impl Solver {
             |i: u32| prefetch(&points[i as usize]),
         );
 
-        // Contacts with immovable bodies are made twice as stiff (nothing on
-        // the other side gives way), within the same limit.
-        let hertz = settings.contact_hertz.min(max_hertz);
-        let softness = Softness::new(hertz, settings.contact_damping_ratio, h);
-        let static_softness = Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h);
-        let (places, indices) = (&self.contact_places, &self.coloured_contacts);
-        let prepare_constraint = ContactSource {
-            manifolds,
-            places,
-            indices,
-            params: &self.params,
-            states: &self.states,
-            softness,
-            static_softness,
-            warm_start: settings.enable_warm_starting,
-        };
-        // Colour order jumps about the manifolds: each is asked for a little
-        // before it is prepared.
-        let ahead = |i: u32| {
-            if let Some(m) = manifolds.get(places[i as usize] as usize) {
-                prefetch(m);
-            }
-        };
+        // The contacts are only counted into their bundles here: the team
+        // fills the bundles as the first stages of the solve (`run_substeps`).
         let order = if self.contacts_grouped { &self.grouped_contacts } else { &self.graph.contacts };
-        self.bundles.pack(order, &mut self.bundle_starts, prepare_constraint, ahead);
+        self.bundles.size(order, &mut self.bundle_starts);
     }
 
-    /// Runs the substeps and restitution on the team (`team.rs`): per
-    /// substep integrate velocities, warm start, solve, integrate positions
-    /// and relax, each constraint pass colour by colour; then restitution.
-    pub fn run_substeps(&mut self, settings: &WorldSettings, substeps: u32, h: Real, threads: usize) {
+    /// Runs the solve on the team (`team.rs`): first the contacts are
+    /// prepared into their bundles from the narrow phase's solver manifolds
+    /// (`manifolds`, by place), colour by colour; then per substep integrate
+    /// velocities, warm start, solve, integrate positions and relax, each
+    /// constraint pass colour by colour; then restitution.
+    ///
+    /// The bundles are filled in the blocks that later solve them: each
+    /// member of the team fills its own share of every colour, which its
+    /// first pass then finds in its own cache.
+    pub fn run_substeps(
+        &mut self,
+        manifolds: &[SolverManifold],
+        settings: &WorldSettings,
+        substeps: u32,
+        h: Real,
+        threads: usize,
+    ) {
         let used = self.used_colors();
         let merge = true;
         #[cfg(test)]
         let merge = merge && !self.colours_apart;
         let bodies = self.states.len();
+        // A world of joints alone (a cloth, a grid) has no bundles to fill or
+        // impulses to stage: those stages are left out.
+        let contacts = self.bundle_starts[COLOR_COUNT] > 0;
         let team = &mut self.team;
         team.clear();
+        if contacts {
+            color_stages(team, &used, merge, Pass::Pack);
+        }
         for _ in 0..substeps {
             team.push(Pass::IntegrateVelocities, bodies, BODY_BLOCK);
             if settings.enable_warm_starting {
@@ -525,6 +524,9 @@ impl Solver {
             color_stages(team, &used, merge, Pass::Relax);
         }
         color_stages(team, &used, merge, Pass::Restitution);
+        if contacts {
+            color_stages(team, &used, merge, Pass::StageImpulses);
+        }
         let items = team.items();
         let (on_team, timed) = if threads > 1 { self.pace.choose() } else { (false, false) };
 
@@ -532,8 +534,13 @@ impl Solver {
         let max_push = settings.contact_push_max_velocity;
         let threshold = settings.restitution_threshold;
         let params = &self.params;
+        let contact_order = if self.contacts_grouped { &self.grouped_contacts } else { &self.graph.contacts };
+        let staged = &mut self.contact_impulses;
+        staged.clear();
+        staged.resize(self.contact_places.len(), [(0.0, 0.0); 2]);
         let view = ColorView {
             used: &used,
+            contact_order,
             joint_starts: &self.other_joints.starts,
             point_starts: &self.point_bundle_starts,
             revolute_starts: &self.revolute_bundle_starts,
@@ -543,12 +550,38 @@ impl Solver {
             revolutes: BundleBlocks::new(&mut self.revolute_bundles),
             contacts: BundleBlocks::new(&mut self.bundles),
             states: States::new(&mut self.states),
+            staged: BlockSlice::new(staged),
+        };
+        // Contacts with immovable bodies are made twice as stiff (nothing on
+        // the other side gives way), within the same limit.
+        let max_hertz = 0.25 * inv_h;
+        let hertz = settings.contact_hertz.min(max_hertz);
+        let places = &self.contact_places;
+        let source = ContactSource {
+            manifolds,
+            places,
+            indices: &self.coloured_contacts,
+            params,
+            states: &view.states,
+            softness: Softness::new(hertz, settings.contact_damping_ratio, h),
+            static_softness: Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h),
+            warm_start: settings.enable_warm_starting,
+        };
+        // Colour order jumps about the manifolds: each is asked for a little
+        // before it is prepared.
+        let ahead = |i: u32| {
+            if let Some(m) = manifolds.get(places[i as usize] as usize) {
+                prefetch(m);
+            }
         };
         let run = |pass: Pass, items: Range<usize>| {
             // SAFETY (every arm): `items` is one block of this stage, which
             // no other block shares; body integration touches each body of
             // its block alone, a colour's constraints share no movable body.
             match pass {
+                // SAFETY: as above; the states are only read, and no stage
+                // before the first integration writes them.
+                Pass::Pack(c) => unsafe { view.pack_colors(c, items, &source, &ahead) },
                 Pass::IntegrateVelocities => {
                     let block = unsafe { view.states.range(items.clone()) };
                     integrate::integrate_velocities(block, &params[items], h, max_speed);
@@ -570,6 +603,7 @@ impl Solver {
                 Pass::Restitution(c) => unsafe {
                     view.run_colors(c, items, |_, _| {}, &Restitution { threshold })
                 },
+                Pass::StageImpulses(c) => unsafe { view.stage_colors(c, items) },
             }
         };
         let start = timed.then(std::time::Instant::now);
@@ -615,11 +649,8 @@ impl Solver {
         joints: &mut SlotMap<JointKey, Joint>,
         h: Real,
     ) {
-        let (places, staged) = (&self.contact_places, &mut self.contact_impulses);
-        match &self.bundles {
-            Bundles::Four(bundles) => stage_contact_impulses(bundles, places.len(), staged),
-            Bundles::Eight(bundles) => stage_contact_impulses(bundles, places.len(), staged),
-        }
+        // Staged by the solve's last stages (`run_substeps`).
+        let (places, staged) = (&self.contact_places, &self.contact_impulses);
         write_contact_impulses(staged, places, keys, contacts, &mut self.borrowed_contacts);
         let places = &self.revolute_place;
         match &self.revolute_bundles {
@@ -722,16 +753,18 @@ const BODY_BLOCK: usize = 256;
 /// bundle of eight contacts takes some tens of nanoseconds a pass.
 const CONSTRAINT_BLOCK: usize = 8;
 
-/// One stage of the substeps: what the team runs on a block of items
+/// One stage of the solve: what the team runs on a block of items
 /// (bodies, or a colour's constraints).
 #[derive(Clone, Copy, Debug)]
 enum Pass {
+    Pack(Colors),
     IntegrateVelocities,
     IntegratePositions,
     WarmStart(Colors),
     Solve(Colors),
     Relax(Colors),
     Restitution(Colors),
+    StageImpulses(Colors),
 }
 
 /// The constraints and body states as the blocks of a stage share them.
@@ -743,6 +776,8 @@ enum Pass {
 struct ColorView<'a> {
     /// The colours that hold a constraint, each with its count of items.
     used: &'a [(u8, usize)],
+    /// The contacts in the order their bundles hold them.
+    contact_order: &'a ColorOrder,
     joint_starts: &'a [usize; COLOR_COUNT + 1],
     point_starts: &'a [usize; COLOR_COUNT + 1],
     revolute_starts: &'a [usize; COLOR_COUNT + 1],
@@ -752,9 +787,89 @@ struct ColorView<'a> {
     revolutes: BundleBlocks<'a, RevoluteBundle, RevoluteBundle<Eight>>,
     contacts: BundleBlocks<'a, ContactBundle, ContactBundle<Eight>>,
     states: States<'a>,
+    /// Each contact's impulses per point, by constraint (see `contact_impulses`).
+    staged: BlockSlice<'a, [(Real, Real); 2]>,
 }
 
 impl ColorView<'_> {
+    /// The parts of `items` of colour `color` that fall in each list: its
+    /// joints solved alone, revolute bundles, point bundles and contact
+    /// bundles, as ranges of those lists.
+    fn parts(&self, color: u8, items: Range<usize>) -> [Range<usize>; 4] {
+        let c = color as usize;
+        let mut offset = 0;
+        // The part of `items` that falls in colour `c`'s range of one list,
+        // whose items follow the `offset` items of the lists before it.
+        let mut part = |starts: &[usize; COLOR_COUNT + 1]| {
+            let len = starts[c + 1] - starts[c];
+            let clip = |i: usize| i.clamp(offset, offset + len) - offset + starts[c];
+            let range = clip(items.start)..clip(items.end);
+            offset += len;
+            range
+        };
+        [
+            part(self.joint_starts),
+            part(self.revolute_starts),
+            part(self.point_starts),
+            part(self.contact_starts),
+        ]
+    }
+
+    /// Stages the impulses of the contact bundles among items `items` of the
+    /// stage of `colors` (see [`stage_contact_impulses`]).
+    ///
+    /// # Safety
+    ///
+    /// `items` is one block of a stage of these colours: no other thread
+    /// holds any of its bundles meanwhile.
+    unsafe fn stage_colors(&self, colors: Colors, items: Range<usize>) {
+        let stage = |color: u8, items: Range<usize>| {
+            let [_, _, _, contacts] = self.parts(color, items);
+            let staged = &self.staged;
+            // SAFETY: the caller's promise; each contact is one lane of one
+            // bundle, so no two blocks stage the same contact.
+            unsafe {
+                self.contacts.run(
+                    contacts,
+                    &self.states,
+                    |b, _| stage_contact_impulses(b, staged),
+                    |b, _| stage_contact_impulses(b, staged),
+                )
+            };
+        };
+        // A run of colours is a serial stage, one block holding all of their items.
+        match &self.used[colors.first as usize..=colors.last as usize] {
+            [(color, _)] => stage(*color, items),
+            run => run.iter().for_each(|&(color, items)| stage(color, 0..items)),
+        }
+    }
+
+    /// Fills the contact bundles among items `items` of the stage of
+    /// `colors` from `source`, as [`ColorView::run_colors`] runs a pass.
+    ///
+    /// # Safety
+    ///
+    /// `items` is one block of a stage of these colours: no other thread
+    /// holds any of its bundles meanwhile.
+    unsafe fn pack_colors(
+        &self,
+        colors: Colors,
+        items: Range<usize>,
+        source: &ContactSource,
+        ahead: &impl Fn(u32),
+    ) {
+        let fill = |color: u8, items: Range<usize>| {
+            let [_, _, _, contacts] = self.parts(color, items);
+            // SAFETY: the caller's promise.
+            unsafe { self.contacts.fill(contacts, self.contact_order, self.contact_starts, source, ahead) };
+        };
+        // A run of colours is a serial stage, one block holding all of their items.
+        match &self.used[colors.first as usize..=colors.last as usize] {
+            [(color, _)] => fill(*color, items),
+            run => run.iter().for_each(|&(color, items)| fill(color, 0..items)),
+        }
+    }
+
     /// Runs `joint` on the joints and `pass` on the bundles among items
     /// `items` of the stage of `colors`: a block of one colour's items, or
     /// every item of a run of colours, colour by colour.
@@ -796,23 +911,7 @@ impl ColorView<'_> {
         joint: impl Fn(&mut JointConstraint, &States),
         pass: &P,
     ) {
-        let c = color as usize;
-        let mut offset = 0;
-        // The part of `items` that falls in colour `c`'s range of one list,
-        // whose items follow the `offset` items of the lists before it.
-        let mut part = |starts: &[usize; COLOR_COUNT + 1]| {
-            let len = starts[c + 1] - starts[c];
-            let clip = |i: usize| i.clamp(offset, offset + len) - offset + starts[c];
-            let range = clip(items.start)..clip(items.end);
-            offset += len;
-            range
-        };
-        let (joints, revolutes, points, contacts) = (
-            part(self.joint_starts),
-            part(self.revolute_starts),
-            part(self.point_starts),
-            part(self.contact_starts),
-        );
+        let [joints, revolutes, points, contacts] = self.parts(color, items);
         let states = &self.states;
         // SAFETY: the caller's promise, for each list's share of the block.
         unsafe {
@@ -898,21 +997,22 @@ fn store_point_impulses(
     }
 }
 
-/// Puts each contact constraint's impulses, per point, in constraint order
+/// Puts the impulses of `bundle`'s contacts, per point, in constraint order
 /// into `staged`. Bundles hold their contacts in colour order, which jumps
 /// about memory; `staged` is small enough to stay in the cache.
-fn stage_contact_impulses<W: Lanes>(
-    bundles: &[ContactBundle<W>],
-    count: usize,
-    staged: &mut Vec<[(Real, Real); 2]>,
+///
+/// # Safety
+///
+/// No other thread writes the entries of `bundle`'s contacts meanwhile.
+#[inline(always)]
+unsafe fn stage_contact_impulses<W: Lanes>(
+    bundle: &ContactBundle<W>,
+    staged: &BlockSlice<[(Real, Real); 2]>,
 ) {
-    staged.clear();
-    staged.resize(count, [(0.0, 0.0); 2]);
-    for bundle in bundles {
-        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
-            if member != NO_INDEX {
-                staged[member as usize] = [bundle.impulses(l, 0), bundle.impulses(l, 1)];
-            }
+    for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
+        if let Some(at) = staged.get(member as usize) {
+            // SAFETY: in bounds; the caller's promise.
+            unsafe { at.write([bundle.impulses(l, 0), bundle.impulses(l, 1)]) };
         }
     }
 }
@@ -970,7 +1070,8 @@ struct ContactSource<'a> {
     places: &'a [u32],
     indices: &'a [(u32, u32)],
     params: &'a [BodyParams],
-    states: &'a [BodyState],
+    /// Read only where a contact bounces (see `contact_solver::prepare`).
+    states: &'a States<'a>,
     softness: Softness,
     static_softness: Softness,
     warm_start: bool,
@@ -982,12 +1083,12 @@ impl ConstraintSource<ContactConstraint> for ContactSource<'_> {
         let m = &self.manifolds[self.places[i as usize] as usize];
         let (ia, ib) = self.indices[i as usize];
         let param = |i: u32| if i == NO_INDEX { &FIXED_PARAMS } else { &self.params[i as usize] };
-        let state = |i: u32| if i == NO_INDEX { &BodyState::FIXED } else { &self.states[i as usize] };
+        let state = |i: u32| if m.restitution > 0.0 { self.states.load(i) } else { BodyState::FIXED };
         prepare_contact(
             m,
             (ia, ib),
             (param(ia), param(ib)),
-            (state(ia), state(ib)),
+            (&state(ia), &state(ib)),
             self.softness,
             self.static_softness,
             self.warm_start,

@@ -1,9 +1,10 @@
 //! Running the solver's stages on a team of threads that stays together for
 //! the whole solve.
 //!
-//! A step's solve is a long list of short stages: per substep, integrate the
-//! velocities, warm start each colour, solve each colour, integrate the
-//! positions, relax each colour; restitution per colour after the substeps.
+//! A step's solve is a long list of short stages: fill each colour's contact
+//! bundles; per substep, integrate the velocities, warm start each colour,
+//! solve each colour, integrate the positions, relax each colour; after the
+//! substeps, restitution per colour and the contacts' impulses gathered.
 //! With four substeps and a dozen colours that is over a hundred stages of
 //! some tens of microseconds each. Handing each stage to the thread pool on
 //! its own (a fork and a join per stage) pays a wake-up and a hand-over per
