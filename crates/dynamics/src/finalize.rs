@@ -78,24 +78,34 @@ impl World {
     pub(crate) fn finalize(&mut self, dt: Real) {
         let awake = std::mem::take(&mut self.solver.awake);
         let mut finished = std::mem::take(&mut self.finished);
-        self.finish_in_place(&awake, &mut finished, dt);
-        self.sweep_at_immovables(&awake, &mut finished, dt);
+        let mut runs = std::mem::take(&mut self.finished_runs);
+        self.finish_in_place(&awake, &mut finished, &mut runs, dt);
+        self.sweep_at_immovables(&awake, &mut finished, &runs, dt);
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
         self.profile.held_bodies = 0;
         let mut fast = 0;
-        for (&key, f) in awake.iter().zip(&finished) {
-            fast += usize::from(f.fast);
-            match f.writing {
-                Writing::Held => self.hold_still(key),
-                Writing::Bullet => {
-                    let b = &mut self.bodies[key];
-                    bullets.push((key, Sweep::between(&b.pose, &f.pose, b.local_center), 1.0));
-                    f.write_to(b);
-                    self.refresh_bounds(key, f.first);
+        // Only the runs that hold a body with something left to do are
+        // visited: a pile at rest leaves nothing.
+        let serial = runs
+            .iter()
+            .enumerate()
+            .inspect(|(_, run)| fast += run.fast as usize)
+            .filter(|(_, run)| run.serial);
+        for (r, _) in serial {
+            let bodies = r * FINALIZE_CHUNK..((r + 1) * FINALIZE_CHUNK).min(awake.len());
+            for (&key, f) in awake[bodies.clone()].iter().zip(&finished[bodies]) {
+                match f.writing {
+                    Writing::Held => self.hold_still(key),
+                    Writing::Bullet => {
+                        let b = &mut self.bodies[key];
+                        bullets.push((key, Sweep::between(&b.pose, &f.pose, b.local_center), 1.0));
+                        f.write_to(b);
+                        self.refresh_bounds(key, f.first);
+                    }
+                    Writing::Refit => self.refresh_bounds(key, f.first),
+                    Writing::Kept(_) => {}
                 }
-                Writing::Refit => self.refresh_bounds(key, f.first),
-                Writing::Kept(_) => {}
             }
         }
         self.profile.fast_bodies = if self.settings.enable_continuous { fast } else { 0 };
@@ -105,6 +115,7 @@ impl World {
         self.bullet_moves = bullets;
         self.solver.awake = awake;
         self.finished = finished;
+        self.finished_runs = runs;
     }
 
     /// Finishes every awake body (`awake`, the solver's) into `finished`
@@ -112,7 +123,14 @@ impl World {
     /// [`Writing`]), with the bounds of a lone collider that stays in its
     /// proxy, on several threads when there are many. Bodies left for later
     /// are marked [`FinishedBody::waits`].
-    fn finish_in_place(&mut self, awake: &[BodyKey], finished: &mut Vec<FinishedBody>, dt: Real) {
+    /// `runs` gets a summary of each run of [`FINALIZE_CHUNK`] bodies.
+    fn finish_in_place(
+        &mut self,
+        awake: &[BodyKey],
+        finished: &mut Vec<FinishedBody>,
+        runs: &mut Vec<FinishedRun>,
+        dt: Real,
+    ) {
         let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.borrowed_bodies));
         let mut colliders: Vec<Option<&mut crate::Collider>> =
             recycle(std::mem::take(&mut self.borrowed_colliders));
@@ -150,23 +168,29 @@ impl World {
         // Every entry is overwritten below: only new places need filling.
         finished.truncate(awake.len());
         finished.resize(awake.len(), FinishedBody::unset());
-        let run = |bodies: &mut [&mut crate::Body],
-                   colliders: &mut [Option<&mut crate::Collider>],
-                   states: &[BodyState],
-                   out: &mut [FinishedBody]| {
+        let run = |(((bodies, colliders), states), out): BodyRun<'_, '_>| {
+            let mut run = FinishedRun { fast: 0, serial: false, waits: false };
             for (((b, c), state), f) in bodies.iter_mut().zip(colliders).zip(states).zip(out) {
                 *f = finish(b, c.as_deref_mut(), state);
+                run.fast += u32::from(f.fast);
+                run.waits |= f.waits;
+                run.serial |= f.waits || !matches!(f.writing, Writing::Kept(_));
             }
+            run
         };
         if awake.len() < 2 * FINALIZE_CHUNK {
-            run(&mut bodies, &mut colliders, states, finished);
+            runs.clear();
+            let chunks = bodies.chunks_mut(FINALIZE_CHUNK).zip(colliders.chunks_mut(FINALIZE_CHUNK));
+            let chunks = chunks.zip(states.chunks(FINALIZE_CHUNK)).zip(finished.chunks_mut(FINALIZE_CHUNK));
+            runs.extend(chunks.map(run));
         } else {
             bodies
                 .par_chunks_mut(FINALIZE_CHUNK)
                 .zip(colliders.par_chunks_mut(FINALIZE_CHUNK))
                 .zip(states.par_chunks(FINALIZE_CHUNK))
                 .zip(finished.par_chunks_mut(FINALIZE_CHUNK))
-                .for_each(|(((bodies, colliders), states), out)| run(bodies, colliders, states, out));
+                .map(run)
+                .collect_into_vec(runs);
         }
         self.borrowed_bodies = recycle(bodies);
         self.borrowed_colliders = recycle(colliders);
@@ -175,10 +199,20 @@ impl World {
     /// Sweeps the fast bodies that [`World::finish_in_place`] left waiting
     /// against the fixed and kinematic bodies, which are still where the
     /// step began, then writes every waiting body back as that pass would.
-    fn sweep_at_immovables(&mut self, awake: &[BodyKey], finished: &mut [FinishedBody], dt: Real) {
+    fn sweep_at_immovables(
+        &mut self,
+        awake: &[BodyKey],
+        finished: &mut [FinishedBody],
+        runs: &[FinishedRun],
+        dt: Real,
+    ) {
         let mut waiting = std::mem::take(&mut self.waiting);
         waiting.clear();
-        waiting.extend(finished.iter().enumerate().filter(|(_, f)| f.waits).map(|(i, _)| i as u32));
+        for (r, _) in runs.iter().enumerate().filter(|(_, run)| run.waits) {
+            let first = r * FINALIZE_CHUNK;
+            let run = &finished[first..(first + FINALIZE_CHUNK).min(finished.len())];
+            waiting.extend(run.iter().enumerate().filter(|(_, f)| f.waits).map(|(i, _)| (first + i) as u32));
+        }
         if waiting.is_empty() {
             self.waiting = waiting;
             return;
@@ -308,8 +342,32 @@ fn first_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> FirstBoun
     FirstBounds { aabb, inside_proxy: c.proxy_box.contains(&aabb) }
 }
 
-/// Bodies per task when finalising on several threads.
+/// Bodies per task when finalising on several threads, and per run of
+/// [`FinishedRun`].
 const FINALIZE_CHUNK: usize = 256;
+
+/// A run of awake bodies as the parallel part of finalisation takes it:
+/// the bodies, their first colliders, their solver states and their places
+/// in the finished list.
+type BodyRun<'r, 'w> = (
+    ((&'r mut [&'w mut crate::Body], &'r mut [Option<&'w mut crate::Collider>]), &'r [BodyState]),
+    &'r mut [FinishedBody],
+);
+
+/// What a run of [`FINALIZE_CHUNK`] finished bodies (the last one shorter)
+/// leaves to the serial part of [`World::finalize`], noted by the parallel
+/// part as it finishes them: the serial part then visits only the runs with
+/// something left to do instead of every body.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FinishedRun {
+    /// Its bodies that moved far for their size.
+    fast: u32,
+    /// Some body of it waits for the sweeps ([`FinishedBody::waits`]).
+    waits: bool,
+    /// Some body of it waits or is not [`Writing::Kept`]: held still, a
+    /// bullet, or its proxies to refit.
+    serial: bool,
+}
 
 /// A body's state at the end of a step, before it is written back.
 #[derive(Clone, Copy, Debug)]

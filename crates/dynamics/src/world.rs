@@ -10,7 +10,7 @@ use crate::body::{Body, BodyDesc, BodyKind, BodyMut};
 use crate::chain::Chain;
 use crate::collider::{Collider, ColliderDesc};
 use crate::contact::{Contact, ContactEvent, ContactHitEvent, SensorEvent};
-use crate::finalize::FinishedBody;
+use crate::finalize::{FinishedBody, FinishedRun};
 use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
@@ -66,6 +66,8 @@ pub struct World {
     /// What is awake, listed without walking the maps when little is.
     pub(crate) awake: AwakeLists,
     pub(crate) finished: Vec<FinishedBody>,
+    /// What each run of finished bodies leaves to `finalize`'s serial part.
+    pub(crate) finished_runs: Vec<FinishedRun>,
     /// The bodies and colliders `finalize` writes back, borrowed for one
     /// step: kept empty between steps as buffers of pointer-sized elements.
     pub(crate) borrowed_bodies: Vec<usize>,
@@ -128,6 +130,7 @@ impl Clone for World {
             solver: Solver::default(),
             awake: AwakeLists::default(),
             finished: Vec::new(),
+            finished_runs: Vec::new(),
             borrowed_bodies: Vec::new(),
             borrowed_colliders: Vec::new(),
             waiting: Vec::new(),
@@ -187,6 +190,7 @@ impl World {
             solver: Solver::default(),
             awake: AwakeLists::default(),
             finished: Vec::new(),
+            finished_runs: Vec::new(),
             borrowed_bodies: Vec::new(),
             borrowed_colliders: Vec::new(),
             waiting: Vec::new(),
