@@ -71,7 +71,7 @@ pub(crate) trait LaneBundle: Copy + Send {
     fn finish(&mut self) {}
 }
 
-/// Where [`pack_bundles`] gets constraint `i` from. Any `Fn(u32) -> C`
+/// Where [`fill_bundles`] gets constraint `i` from. Any `Fn(u32) -> C`
 /// is one; a type of its own whose method is inlined into the packing loop
 /// (contacts, `stages.rs`) spares a call per constraint and the copy of
 /// the constraint it returns, which a closure too large to inline costs.
@@ -90,7 +90,7 @@ impl<C, F: Fn(u32) -> C + Sync> ConstraintSource<C> for F {
 /// Bundles per task when packing on several threads.
 const PACK_CHUNK: usize = 64;
 
-/// How many bundles ahead of the one being filled [`pack_bundles`] names the
+/// How many bundles ahead of the one being filled [`fill_bundles`] names the
 /// constraints to fetch.
 const AHEAD: usize = 2;
 

@@ -7,8 +7,8 @@
 //! contacts' impulses and store the impulses. From filling the bundles to
 //! gathering the impulses, the stages run as one list on a team of threads
 //! (`team.rs`), colour by colour, each colour's joints, point joints and
-//! contacts together; a thread fills the bundles of its own share of each
-//! colour, the ones it then solves.
+//! contacts together; a thread starts on the bundles of its own share of
+//! each colour, the ones it then starts on when solving.
 
 use std::ops::Range;
 
@@ -488,11 +488,14 @@ impl Solver {
     /// prepared into their bundles from the narrow phase's solver manifolds
     /// (`manifolds`, by place), colour by colour; then per substep integrate
     /// velocities, warm start, solve, integrate positions and relax, each
-    /// constraint pass colour by colour; then restitution.
+    /// constraint pass colour by colour; then restitution, and last the
+    /// contacts' impulses gathered from the bundles for `store_impulses`.
     ///
-    /// The bundles are filled in the blocks that later solve them: each
-    /// member of the team fills its own share of every colour, which its
-    /// first pass then finds in its own cache.
+    /// The bundles are filled in the same blocks as later solve them: each
+    /// member of the team starts on its own share of every colour, so that,
+    /// unless another member claims part of it, its first pass finds those
+    /// bundles in its own cache. (Where the pace runs the stages on one
+    /// thread, that thread does it all.)
     pub fn run_substeps(
         &mut self,
         manifolds: &[SolverManifold],
@@ -1010,7 +1013,9 @@ unsafe fn stage_contact_impulses<W: Lanes>(
     staged: &BlockSlice<[(Real, Real); 2]>,
 ) {
     for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
-        if let Some(at) = staged.get(member as usize) {
+        let at = staged.get(member as usize);
+        debug_assert!(at.is_some() || member == NO_INDEX, "contact {member} past the staged impulses");
+        if let Some(at) = at {
             // SAFETY: in bounds; the caller's promise.
             unsafe { at.write([bundle.impulses(l, 0), bundle.impulses(l, 1)]) };
         }

@@ -406,7 +406,7 @@ impl<G: Fn()> Drop for OnDrop<G> {
 }
 
 /// A slice whose items the blocks of a stage change, each block its own (or,
-/// through [`BlockSlice::item`], each block the items its constraints name).
+/// through [`BlockSlice::get`], each block the items its constraints name).
 ///
 /// The team guarantees what makes this sound: within a stage every item
 /// belongs to exactly one block, each block is run by one thread, and a stage
