@@ -663,9 +663,10 @@ impl World {
     /// The joint for changes (motor, limits, spring, target), or `None` for a
     /// stale key. Every change wakes the joint's bodies at the next step.
     pub fn joint_mut(&mut self, key: JointKey) -> Option<&mut JointMut> {
+        let joint = self.joints.get_mut(key)?;
         self.joint_changes_pending = true;
         self.joint_edits += 1;
-        self.joints.get_mut(key).map(JointMut::new)
+        Some(JointMut::new(joint))
     }
 
     /// Every joint, in key order.

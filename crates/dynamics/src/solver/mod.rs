@@ -43,6 +43,12 @@ pub(crate) use stages::Solver;
 
 use lamina_geometry::Real;
 
+/// The stiffest a soft constraint may be, Hz, over substeps of rate `inv_h`
+/// (1/s): soft constraints stay stable up to a quarter of the substep rate.
+pub(crate) fn max_hertz(inv_h: Real) -> Real {
+    0.25 * inv_h
+}
+
 /// Coefficients of a soft constraint: a spring-damper of stiffness `hertz` and
 /// damping ratio `zeta`, integrated implicitly over a substep of `h` seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

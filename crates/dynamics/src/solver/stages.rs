@@ -399,8 +399,7 @@ impl Solver {
         h: Real,
     ) {
         let inv_h = 1.0 / h;
-        // Soft constraints stay stable up to a quarter of the substep rate.
-        let max_hertz = 0.25 * inv_h;
+        let max_hertz = super::max_hertz(inv_h);
         let ctx = JointContext {
             h,
             inv_h,
@@ -557,7 +556,7 @@ impl Solver {
         };
         // Contacts with immovable bodies are made twice as stiff (nothing on
         // the other side gives way), within the same limit.
-        let max_hertz = 0.25 * inv_h;
+        let max_hertz = super::max_hertz(inv_h);
         let hertz = settings.contact_hertz.min(max_hertz);
         let places = &self.contact_places;
         let source = ContactSource {
@@ -818,6 +817,29 @@ impl ColorView<'_> {
         ]
     }
 
+    /// Calls `f` on each colour of the stage of `colors` with its part of
+    /// `items`: the block itself for a stage of one colour; every item of
+    /// each colour in turn for a run of colours, which is a serial stage,
+    /// one block holding all of their items.
+    fn each_color(&self, colors: Colors, items: Range<usize>, mut f: impl FnMut(u8, Range<usize>)) {
+        match &self.used[colors.first as usize..=colors.last as usize] {
+            [(color, _)] => f(*color, items),
+            run => {
+                debug_assert_eq!(items, 0..run.iter().map(|&(_, items)| items).sum());
+                run.iter().for_each(|&(color, items)| f(color, 0..items));
+            }
+        }
+    }
+
+    /// The contact bundles among items `items` of the stage of `colors`,
+    /// a range of them per colour, each handed to `f`.
+    fn each_contact_range(&self, colors: Colors, items: Range<usize>, mut f: impl FnMut(Range<usize>)) {
+        self.each_color(colors, items, |color, items| {
+            let [_, _, _, contacts] = self.parts(color, items);
+            f(contacts);
+        });
+    }
+
     /// Stages the impulses of the contact bundles among items `items` of the
     /// stage of `colors` (see [`stage_contact_impulses`]).
     ///
@@ -826,9 +848,8 @@ impl ColorView<'_> {
     /// `items` is one block of a stage of these colours: no other thread
     /// holds any of its bundles meanwhile.
     unsafe fn stage_colors(&self, colors: Colors, items: Range<usize>) {
-        let stage = |color: u8, items: Range<usize>| {
-            let [_, _, _, contacts] = self.parts(color, items);
-            let staged = &self.staged;
+        let staged = &self.staged;
+        self.each_contact_range(colors, items, |contacts| {
             // SAFETY: the caller's promise; each contact is one lane of one
             // bundle, so no two blocks stage the same contact.
             unsafe {
@@ -839,12 +860,7 @@ impl ColorView<'_> {
                     |b, _| stage_contact_impulses(b, staged),
                 )
             };
-        };
-        // A run of colours is a serial stage, one block holding all of their items.
-        match &self.used[colors.first as usize..=colors.last as usize] {
-            [(color, _)] => stage(*color, items),
-            run => run.iter().for_each(|&(color, items)| stage(color, 0..items)),
-        }
+        });
     }
 
     /// Fills the contact bundles among items `items` of the stage of
@@ -861,16 +877,10 @@ impl ColorView<'_> {
         source: &ContactSource,
         ahead: &impl Fn(u32),
     ) {
-        let fill = |color: u8, items: Range<usize>| {
-            let [_, _, _, contacts] = self.parts(color, items);
+        self.each_contact_range(colors, items, |contacts| {
             // SAFETY: the caller's promise.
             unsafe { self.contacts.fill(contacts, self.contact_order, self.contact_starts, source, ahead) };
-        };
-        // A run of colours is a serial stage, one block holding all of their items.
-        match &self.used[colors.first as usize..=colors.last as usize] {
-            [(color, _)] => fill(*color, items),
-            run => run.iter().for_each(|&(color, items)| fill(color, 0..items)),
-        }
+        });
     }
 
     /// Runs `joint` on the joints and `pass` on the bundles among items
@@ -888,16 +898,8 @@ impl ColorView<'_> {
         joint: impl Fn(&mut JointConstraint, &States),
         pass: &P,
     ) {
-        let run = &self.used[colors.first as usize..=colors.last as usize];
-        // SAFETY (both): the caller's promise; a run of colours is a serial
-        // stage, one block holding all of their items.
-        if let [(color, _)] = run {
-            return unsafe { self.run(*color, items, joint, pass) };
-        }
-        debug_assert_eq!(items, 0..run.iter().map(|&(_, items)| items).sum());
-        for &(color, items) in run {
-            unsafe { self.run(color, 0..items, &joint, pass) };
-        }
+        // SAFETY: the caller's promise, for each colour's part of the block.
+        self.each_color(colors, items, |color, items| unsafe { self.run(color, items, &joint, pass) });
     }
 
     /// Runs `joint` on the joints and `pass` on the bundles among items

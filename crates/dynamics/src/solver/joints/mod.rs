@@ -276,7 +276,7 @@ impl JointConstraint {
 #[inline]
 pub(crate) fn rigid_softness(joint: &Joint, ctx: &JointContext) -> Softness {
     match joint.desc.softness {
-        Some(s) => Softness::new(s.hertz.min(0.25 * ctx.inv_h), s.damping_ratio, ctx.h),
+        Some(s) => Softness::new(s.hertz.min(super::max_hertz(ctx.inv_h)), s.damping_ratio, ctx.h),
         None => ctx.softness,
     }
 }
