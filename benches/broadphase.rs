@@ -7,7 +7,9 @@
 //!
 //! Layouts: `uniform` scatters boxes of 0.5 m to 1.5 m over a square (about 0.16
 //! boxes per m²); `column` packs them into a column 4 m wide (one box per m²), so
-//! that every proxy overlaps every other on the x axis. Each step, the moving
+//! that every proxy overlaps every other on the x axis; `pile` sets boxes of
+//! 0.95 m on a square grid of 1 m, so that each fat box overlaps its eight
+//! neighbours' (a settled pile of boxes of one size). Each step, the moving
 //! proxies shift by 0.15 m (more than the 0.1 m margin, so every one of them
 //! really moves), alternately forwards and back.
 
@@ -31,6 +33,7 @@ fn unit_noise(seed: &mut u64) -> Real {
 enum Layout {
     Uniform,
     Column,
+    Pile,
 }
 
 impl Layout {
@@ -38,6 +41,7 @@ impl Layout {
         match self {
             Layout::Uniform => "uniform",
             Layout::Column => "column",
+            Layout::Pile => "pile",
         }
     }
 }
@@ -56,9 +60,23 @@ fn scene(layout: Layout, n: usize, moving_percent: usize) -> Scene {
             (side, side)
         }
         Layout::Column => (4.0, n as Real / 4.0),
+        Layout::Pile => ((n as f64).sqrt().ceil() as Real, 0.0),
     };
+    // The pile's proxies take its places in a shuffled order, as bodies that
+    // fell into a heap would: neither their ids nor the order of their
+    // partners follow the grid.
+    let mut places: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (unit_noise(&mut seed) * (i + 1) as Real) as usize % (i + 1);
+        places.swap(i, j);
+    }
     let tight = (0..n)
-        .map(|_| {
+        .map(|i| {
+            if let Layout::Pile = layout {
+                let (columns, place) = (width as usize, places[i]);
+                let (x, y) = ((place % columns) as Real, (place / columns) as Real);
+                return Aabb::new(Point::new(x, y), Point::new(x + 0.95, y + 0.95));
+            }
             let (x, y) = (unit_noise(&mut seed) * width, unit_noise(&mut seed) * height);
             let (w, h) = (0.5 + unit_noise(&mut seed), 0.5 + unit_noise(&mut seed));
             Aabb::new(Point::new(x, y), Point::new(x + w, y + h))
@@ -184,7 +202,7 @@ fn diff(old: &[(u32, u32)], new: &[(u32, u32)], events: &mut Vec<PairEvent<u32>>
 }
 
 fn broad_phase(c: &mut Criterion) {
-    for layout in [Layout::Uniform, Layout::Column] {
+    for layout in [Layout::Uniform, Layout::Column, Layout::Pile] {
         for n in [1_000usize, 10_000, 100_000] {
             let mut group = c.benchmark_group(format!("broadphase/{}/{}k", layout.name(), n / 1000));
             if n >= 100_000 {
