@@ -249,7 +249,7 @@ impl World {
             // contact on this thread first.
             assert_eq!(self.contact_keys.len(), self.contacts.len(), "the contact keys' mirror lost count");
             debug_assert!(self.contact_keys.agree_with(&self.contacts));
-            keys.extend(self.contact_keys.keys());
+            self.contact_keys.extend_into(&mut keys);
             // SAFETY: the mirror holds each live key of the map once, in its
             // slot, and no other key (it is updated at every insertion into
             // and removal from the map, and its count is checked above); as

@@ -69,6 +69,22 @@ impl<K: Key> SlotKeys<K> {
         self.by_slot.iter().copied().filter(|k| !k.is_null())
     }
 
+    /// Appends the live keys to `out` in slot order, as [`SlotKeys::keys`]
+    /// gives them, without a branch per slot: every key is written and the
+    /// end moves past the live ones only. A map whose entries come and go
+    /// (contacts in a stirred pile) has free slots at random among the live
+    /// ones, and a test per slot would be guessed wrong at each change.
+    pub fn extend_into(&self, out: &mut Vec<K>) {
+        let start = out.len();
+        out.resize(start + self.by_slot.len(), K::null());
+        let mut end = start;
+        for &key in &self.by_slot {
+            out[end] = key;
+            end += usize::from(!key.is_null());
+        }
+        out.truncate(end);
+    }
+
     /// True when these are exactly `map`'s keys (for checks: it reads every
     /// slot of the map).
     pub fn agree_with<V>(&self, map: &SlotMap<K, V>) -> bool {
@@ -102,6 +118,9 @@ mod tests {
                 keys.removed(key);
             }
             assert!(keys.agree_with(&map), "after step {step}");
+            let mut listed = vec![TestKey::null()];
+            keys.extend_into(&mut listed);
+            assert!(listed[1..].iter().copied().eq(map.keys()), "listed after step {step}");
         }
         assert!(SlotKeys::of_map(&map).agree_with(&map));
         let removed = live[0];
