@@ -13,7 +13,7 @@
 
 use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
-use lamina_geometry::tolerance::{MANIFOLD_REUSE_DRIFT, MANIFOLD_REUSE_TURN};
+use lamina_geometry::tolerance::{LINEAR_SLOP, MANIFOLD_REUSE_DRIFT, MANIFOLD_REUSE_TURN};
 use lamina_geometry::{Isometry, Point, Real, Rotation, Shape, Vec2};
 use lamina_narrowphase::FeatureId;
 
@@ -67,6 +67,17 @@ pub struct Contact {
     /// frame and B's rotation relative to A's, for carrying the manifold along.
     #[cfg_attr(feature = "serde", serde(skip, default = "ManifoldFrame::none"))]
     pub(crate) computed_in: ManifoldFrame,
+    /// Where the last full computation found the shapes apart: a lower
+    /// bound on their distance then (0 when it found none, or points) and
+    /// body B's pose in body A's frame then. While the bodies have not moved
+    /// relative to each other by more than the bound's excess over the
+    /// speculative distance, the manifold is still empty (see
+    /// [`still_apart`]), and is not computed. A cache: a restored or
+    /// deserialized contact starts without it, and computes.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) gap: Real,
+    #[cfg_attr(feature = "serde", serde(skip, default = "Isometry::identity"))]
+    pub(crate) gap_pose: Isometry,
     /// Where this contact stands in the contact lists of body A and body B,
     /// so that destroying it takes it out of each in constant time (a fixed
     /// ground can list thousands). [`UNLISTED`] until it is listed.
@@ -145,6 +156,8 @@ impl Contact {
             points: ArrayVec::new(),
             touching: false,
             computed_in: ManifoldFrame::NONE,
+            gap: 0.0,
+            gap_pose: Isometry::identity(),
             listed_at: [UNLISTED; 2],
         }
     }
@@ -257,6 +270,22 @@ impl Contact {
         true
     }
 
+    /// True when the last full computation found the shapes farther apart
+    /// than `margin` by more than bodies `a` and `b` (this contact's) have
+    /// moved relative to each other since (see [`still_apart`]): the
+    /// manifold has no point still.
+    #[inline]
+    pub(crate) fn stays_apart(&self, a: &crate::Body, b: &crate::Body, margin: Real) -> bool {
+        if self.gap <= margin {
+            return false;
+        }
+        // B's shapes lie within its extent of its centre of mass.
+        let reach = b.local_center.coords.norm() + b.extent;
+        let size = |p: &Isometry| p.translation.vector.abs().max();
+        let scale = size(&a.pose) + size(&b.pose) + reach;
+        still_apart(&self.gap_pose, &a.pose.inv_mul(&b.pose), self.gap, margin, reach, scale)
+    }
+
     /// Gives each of `points` the accumulated impulses of the current point
     /// with the same feature id (none without warm starting).
     pub(crate) fn carry_impulses(&self, points: &mut [ContactPointState], warm_start: bool) {
@@ -266,6 +295,38 @@ impl Contact {
             p.tangent_impulse = old.map_or(0.0, |o| o.tangent_impulse);
         }
     }
+}
+
+/// Room left for rounding in [`still_apart`], metres: a tenth of the
+/// linear slop, far more than the rounding of a box pair's separations
+/// near the origin; poses far from it add their own (see there).
+const APART_ROOM: Real = 0.1 * LINEAR_SLOP;
+
+/// True when two shapes found at least `gap` apart, with body B at `then`
+/// in body A's frame, are still farther apart than `margin` with B at
+/// `now`: the distance between the shapes depends on that pose alone, and
+/// no point of B's shapes (all within `reach` of B's origin) has moved in
+/// A's frame by more than the change of translation plus the chord of the
+/// turn times `reach`. What is left must also clear [`APART_ROOM`] and the
+/// rounding of poses whose coordinates are as large as `scale`.
+///
+/// A manifold's points are never closer than the shapes (a clipped point's
+/// separation is its distance to the reference edge, and the fallbacks
+/// measure between closest features), so shapes farther apart than the
+/// margin give a manifold with no point: computing it can be skipped.
+pub(crate) fn still_apart(
+    then: &Isometry,
+    now: &Isometry,
+    gap: Real,
+    margin: Real,
+    reach: Real,
+    scale: Real,
+) -> bool {
+    let moved = (now.translation.vector - then.translation.vector).norm();
+    let turn = then.rotation.rotation_to(&now.rotation);
+    let chord = ((1.0 - turn.re) * (1.0 - turn.re) + turn.im * turn.im).sqrt();
+    let room = gap - margin - APART_ROOM - 16.0 * Real::EPSILON * scale;
+    moved + chord * reach < room
 }
 
 /// A change of a contact's touching state, reported after the step that made it.
@@ -546,6 +607,8 @@ mod tests {
             computed_in: ManifoldFrame::new(&m.normal, &points, pose_a, pose_b),
             touching: !points.is_empty(),
             points,
+            gap: 0.0,
+            gap_pose: Isometry::identity(),
             listed_at: [UNLISTED; 2],
         }
     }
@@ -631,5 +694,57 @@ mod tests {
             SPECULATIVE_DISTANCE
         ));
         assert!(!contact.clone().carry_manifold(&Isometry::identity(), &turned, span, SPECULATIVE_DISTANCE));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Two boxes found apart by more than the margin, then moved by
+        /// random amounts: the gap found is never more than their distance
+        /// (the oracle: GJK's), and wherever `still_apart` says they are
+        /// still apart, a manifold computed afresh has no point and their
+        /// distance exceeds the margin. Near the origin and 10 km out.
+        #[test]
+        fn boxes_still_apart_have_no_points(
+            half in proptest::array::uniform4(0.05 as Real..1.0),
+            placed in proptest::array::uniform3(-1.0 as Real..1.0),
+            turned in -3.2 as Real..3.2,
+            push in 0.0 as Real..0.3,
+            moved in proptest::array::uniform3(-1.0 as Real..1.0),
+            step in 0.0 as Real..0.2,
+            far in proptest::bool::ANY,
+        ) {
+            use lamina_narrowphase::{contact_manifold_and_gap, distance};
+            let margin = SPECULATIVE_DISTANCE;
+            let (a, b) = (Shape::rectangle(half[0], half[1]), Shape::rectangle(half[2], half[3]));
+            let origin = if far { Vec2::new(10_000.0, -10_000.0) } else { Vec2::zeros() };
+            let pose_a = Isometry::new(origin, placed[2]);
+            // B set beside A along a random direction, pushed out past the
+            // sum of their circumradii less a little, so that some pairs
+            // are just apart and some overlap.
+            let direction = Vec2::new(placed[0], placed[1] + 1.5).normalize();
+            let reach_b = Vec2::new(half[2], half[3]).norm();
+            let apart = Vec2::new(half[0], half[1]).norm() + reach_b - 0.3 + push;
+            let pose_b = Isometry::new(origin + direction * apart, turned);
+            let (m, gap) = contact_manifold_and_gap(&a, &pose_a, &b, &pose_b, margin, false);
+            if !m.points.is_empty() || gap <= margin {
+                return Ok(());
+            }
+            let then = distance(&a, &pose_a, &b, &pose_b).distance;
+            proptest::prop_assert!(gap <= then + 1.0e-4, "gap {gap} past the distance {then}");
+            let moved_b = Isometry::new(
+                pose_b.translation.vector + Vec2::new(moved[0], moved[1]) * step,
+                pose_b.rotation.angle() + moved[2] * step,
+            );
+            let size = |p: &Isometry| p.translation.vector.abs().max();
+            let scale = size(&pose_a) + size(&moved_b) + reach_b;
+            let (rel_then, rel_now) = (pose_a.inv_mul(&pose_b), pose_a.inv_mul(&moved_b));
+            if still_apart(&rel_then, &rel_now, gap, margin, reach_b, scale) {
+                let now = contact_manifold(&a, &pose_a, &b, &moved_b, margin);
+                proptest::prop_assert!(now.points.is_empty(), "points after a move told apart: {:?}", now.points);
+                let distance_now = distance(&a, &pose_a, &b, &moved_b).distance;
+                proptest::prop_assert!(distance_now > margin, "distance {distance_now} within the margin");
+            }
+        }
     }
 }

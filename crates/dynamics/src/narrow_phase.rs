@@ -16,7 +16,7 @@
 use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
 use lamina_geometry::{Real, Vec2};
-use lamina_narrowphase::{contact_manifold_continuing, intersects};
+use lamina_narrowphase::{contact_manifold_and_gap, intersects};
 use rayon::prelude::*;
 use slotmap::SlotMap;
 
@@ -419,8 +419,17 @@ fn update_manifold(
         c.touching = intersects(&ca.shape, &pose_a, &cb.shape, &pose_b);
         return;
     }
+    let margin = settings.speculative_distance;
+    // Shapes found apart by more than the margin, which have not moved
+    // toward each other by the difference since, have a manifold with no
+    // point still (most of a tumbling pile's pairs without points).
+    if !c.touching && c.stays_apart(ba, bb, margin) {
+        c.normal = Vec2::zeros();
+        c.points.clear();
+        return;
+    }
     let span = 2.0 * ba.extent.min(bb.extent);
-    if c.carry_manifold(&ba.pose, &bb.pose, span, settings.speculative_distance) {
+    if c.carry_manifold(&ba.pose, &bb.pose, span, margin) {
         c.touching = true;
         return;
     }
@@ -428,14 +437,11 @@ fn update_manifold(
     // Points within the speculative distance let the solver stop an
     // approach before the shapes overlap; faster approaches are caught by
     // continuous collision (`continuous.rs`).
-    let m = contact_manifold_continuing(
-        &ca.shape,
-        &pose_a,
-        &cb.shape,
-        &pose_b,
-        settings.speculative_distance,
-        c.touching,
-    );
+    let (m, gap) = contact_manifold_and_gap(&ca.shape, &pose_a, &cb.shape, &pose_b, margin, c.touching);
+    c.gap = if m.points.is_empty() { gap } else { 0.0 };
+    if c.gap > margin {
+        c.gap_pose = ba.pose.inv_mul(&bb.pose);
+    }
     let mut points = ArrayVec::new();
     for p in &m.points {
         points.push(ContactPointState {

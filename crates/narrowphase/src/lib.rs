@@ -36,7 +36,10 @@ pub mod shape_core;
 pub mod simplex;
 pub mod toi;
 
-pub use manifold::{ContactPoint, FeatureId, Manifold, contact_manifold, contact_manifold_continuing};
+pub use manifold::{
+    ContactPoint, FeatureId, Manifold, contact_manifold, contact_manifold_and_gap,
+    contact_manifold_continuing,
+};
 pub use query::{Distance, Penetration, distance, intersects, penetration, signed_distance};
 pub use toi::{
     Sweep, Toi, ToiStatus, Velocity, cast_shape, time_of_impact, time_of_impact_of_sweeps,

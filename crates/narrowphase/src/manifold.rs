@@ -13,7 +13,7 @@ use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
 
 use crate::general::collide_general;
 use crate::pairs::{
-    BoxView, SegmentView, box_manifold, collide_boxes, collide_chain_segment,
+    BoxView, SegmentView, box_manifold, box_manifold_and_gap, collide_boxes, collide_chain_segment,
     collide_chain_segment_continuing, collide_circle_polygon, collide_circles, collide_polygons,
     collide_segments,
 };
@@ -197,6 +197,30 @@ pub fn contact_manifold_continuing(
         }
         _ => contact_manifold(a, pa, b, pb, margin),
     }
+}
+
+/// [`contact_manifold_continuing`] with, when the manifold has no point, a
+/// lower bound on the distance between the shapes where one came out of the
+/// computation: 0 where none did, or where the manifold has points. Two
+/// boxes give the larger of their separations along their own axes; the
+/// other pairs give 0.
+///
+/// With the bound, a persistent contact can tell, from how far its bodies
+/// have moved since, that the shapes are still farther apart than the
+/// margin, and skip the computation, whose manifold would have had no
+/// point either.
+pub fn contact_manifold_and_gap(
+    a: &Shape,
+    pa: &Isometry,
+    b: &Shape,
+    pb: &Isometry,
+    margin: Real,
+    was_touching: bool,
+) -> (Manifold, Real) {
+    if let (Some(box_a), Some(box_b)) = (BoxView::of(a), BoxView::of(b)) {
+        return box_manifold_and_gap(&box_a, pa, &box_b, pb, sanitized(margin));
+    }
+    (contact_manifold_continuing(a, pa, b, pb, margin, was_touching), 0.0)
 }
 
 /// [`contact_manifold`] in A's frame, with B placed by `xf` (B's frame to A's).

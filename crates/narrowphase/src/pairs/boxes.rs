@@ -129,18 +129,22 @@ struct TopContact {
     flip: bool,
 }
 
-/// The contact of box A (own frame) and box B placed by `xf`, or `None` when
-/// their cores are farther apart than `margin` plus the radii.
+/// The contact of box A (own frame) and box B placed by `xf`, or, when
+/// their cores are farther apart than `margin` plus the radii, the larger
+/// of the two boxes' separations less the radii: a lower bound on the
+/// distance between the shapes (the separation along any axis is at most
+/// the distance).
 ///
 /// Clipping happens in the reference box's own frame, turned so that the
 /// reference edge is its top edge: there the edge is the segment from
 /// `(hx, hy)` to `(−hx, hy)` with normal +y, read straight off the
 /// half-extents, and only the incident edge is transformed.
 #[inline(always)]
-fn collide_on_top(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> Option<TopContact> {
+fn collide_on_top(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> Result<TopContact, Real> {
     let [(edge_a, separation_a), (edge_b, separation_b)] = box_axes(a, b, xf);
-    if separation_a.max(separation_b) > margin + a.radius + b.radius {
-        return None;
+    let radii = a.radius + b.radius;
+    if separation_a.max(separation_b) > margin + radii {
+        return Err(separation_a.max(separation_b) - radii);
     }
     let flip = separation_b > separation_a + REFERENCE_HYSTERESIS;
     let (reference, incident, k, separation, incident_to_reference) =
@@ -164,13 +168,13 @@ fn collide_on_top(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> Opti
     let opposed = most_opposed_edge(incident_to_top.rotation.inverse_transform_vector(&Vec2::y()));
     let side = incident.edge(opposed, &incident_to_top);
     let manifold = manifold_from_edges(&top, &side, separation, flip, margin, true);
-    Some(TopContact { manifold, turn_back: turn.inverse(), incident_to_top, flip })
+    Ok(TopContact { manifold, turn_back: turn.inverse(), incident_to_top, flip })
 }
 
 /// Box A (its own frame) against box B placed by `xf`.
 #[inline]
 pub fn collide_boxes(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> LocalManifold {
-    let Some(contact) = collide_on_top(a, b, xf, margin) else {
+    let Ok(contact) = collide_on_top(a, b, xf, margin) else {
         return LocalManifold::default();
     };
     let turn_back = Isometry::from_parts(Default::default(), contact.turn_back);
@@ -187,9 +191,24 @@ pub fn collide_boxes(a: &BoxView, b: &BoxView, xf: &Isometry, margin: Real) -> L
 /// moved once, from the top frame, instead of to A's frame and then on.
 #[inline(always)]
 pub(crate) fn box_manifold(a: &BoxView, pa: &Isometry, b: &BoxView, pb: &Isometry, margin: Real) -> Manifold {
+    box_manifold_and_gap(a, pa, b, pb, margin).0
+}
+
+/// [`box_manifold`] with a lower bound on the distance between the boxes
+/// when their cores are farther apart than `margin` plus the radii (0
+/// otherwise: the manifold may have points).
+#[inline(always)]
+pub(crate) fn box_manifold_and_gap(
+    a: &BoxView,
+    pa: &Isometry,
+    b: &BoxView,
+    pb: &Isometry,
+    margin: Real,
+) -> (Manifold, Real) {
     let xf = pa.inv_mul(pb);
-    let Some(contact) = collide_on_top(a, b, &xf, margin) else {
-        return Manifold::default();
+    let contact = match collide_on_top(a, b, &xf, margin) {
+        Ok(contact) => contact,
+        Err(gap) => return (Manifold::default(), gap),
     };
     let reference_pose = if contact.flip { pb } else { pa };
     // Composed once, so that a point's world position does not wait on its
@@ -205,8 +224,8 @@ pub(crate) fn box_manifold(a: &BoxView, pa: &Isometry, b: &BoxView, pb: &Isometr
         ContactPoint { point: top_to_world * p.point, separation: p.separation, id: p.id, local_a, local_b }
     };
     if contact.manifold.points.is_empty() {
-        return Manifold::default();
+        return (Manifold::default(), 0.0);
     }
     let points = placed_points(&contact.manifold.points, place);
-    Manifold { normal: top_to_world.rotation * contact.manifold.normal, points }
+    (Manifold { normal: top_to_world.rotation * contact.manifold.normal, points }, 0.0)
 }
