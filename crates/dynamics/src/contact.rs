@@ -67,17 +67,12 @@ pub struct Contact {
     /// frame and B's rotation relative to A's, for carrying the manifold along.
     #[cfg_attr(feature = "serde", serde(skip, default = "ManifoldFrame::none"))]
     pub(crate) computed_in: ManifoldFrame,
-    /// Where the last full computation found the shapes apart: a lower
-    /// bound on their distance then (0 when it found none, or points) and
-    /// body B's pose in body A's frame then. While the bodies have not moved
-    /// relative to each other by more than the bound's excess over the
-    /// speculative distance, the manifold is still empty (see
-    /// [`still_apart`]), and is not computed. A cache: a restored or
-    /// deserialized contact starts without it, and computes.
+    /// True when `computed_in` records shapes found farther apart than the
+    /// speculative distance ([`ManifoldFrame::apart`]) rather than a
+    /// manifold's frame. A cache: a restored or deserialized contact starts
+    /// without it, and computes its next manifold.
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) gap: Real,
-    #[cfg_attr(feature = "serde", serde(skip, default = "Isometry::identity"))]
-    pub(crate) gap_pose: Isometry,
+    pub(crate) apart: bool,
     /// Where this contact stands in the contact lists of body A and body B,
     /// so that destroying it takes it out of each in constant time (a fixed
     /// ground can list thousands). [`UNLISTED`] until it is listed.
@@ -93,16 +88,21 @@ fn unlisted() -> [u32; 2] {
     [UNLISTED; 2]
 }
 
-/// Where a manifold was computed, relative to its first body.
+/// Where a manifold was computed, relative to its first body; or, for
+/// shapes found farther apart than the speculative distance (a manifold
+/// with no point, whose frame nothing reads), how far apart and where
+/// ([`ManifoldFrame::apart`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ManifoldFrame {
-    /// The normal in body A's frame.
+    /// The normal in body A's frame; for shapes found apart, body B's
+    /// origin in A's frame.
     pub normal: Vec2,
     /// Body B's rotation relative to body A's.
     pub relative_rotation: Rotation,
     /// The points' separations. Each point was one place on both bodies then,
     /// so that a point's separation now is this plus the normal component of
-    /// how far its place on B has moved from its place on A.
+    /// how far its place on B has moved from its place on A. For shapes
+    /// found apart, a lower bound on their distance, then 0.
     pub separations: [Real; 2],
 }
 
@@ -133,6 +133,17 @@ impl ManifoldFrame {
             separations,
         }
     }
+
+    /// The record of shapes found at least `gap` apart with the bodies at
+    /// `pose_a` and `pose_b`: body B's pose in A's frame, and the gap.
+    pub fn apart(gap: Real, pose_a: &Isometry, pose_b: &Isometry) -> Self {
+        let relative = pose_a.inv_mul(pose_b);
+        Self {
+            normal: relative.translation.vector,
+            relative_rotation: relative.rotation,
+            separations: [gap, 0.0],
+        }
+    }
 }
 
 impl Contact {
@@ -156,8 +167,7 @@ impl Contact {
             points: ArrayVec::new(),
             touching: false,
             computed_in: ManifoldFrame::NONE,
-            gap: 0.0,
-            gap_pose: Isometry::identity(),
+            apart: false,
             listed_at: [UNLISTED; 2],
         }
     }
@@ -276,14 +286,16 @@ impl Contact {
     /// manifold has no point still.
     #[inline]
     pub(crate) fn stays_apart(&self, a: &crate::Body, b: &crate::Body, margin: Real) -> bool {
-        if self.gap <= margin {
+        let (frame, gap) = (&self.computed_in, self.computed_in.separations[0]);
+        if !self.apart || gap <= margin {
             return false;
         }
         // B's shapes lie within its extent of its centre of mass.
         let reach = b.local_center.coords.norm() + b.extent;
         let size = |p: &Isometry| p.translation.vector.abs().max();
         let scale = size(&a.pose) + size(&b.pose) + reach;
-        still_apart(&self.gap_pose, &a.pose.inv_mul(&b.pose), self.gap, margin, reach, scale)
+        let then = Isometry::from_parts(frame.normal.into(), frame.relative_rotation);
+        still_apart(&then, &a.pose.inv_mul(&b.pose), gap, margin, reach, scale)
     }
 
     /// Gives each of `points` the accumulated impulses of the current point
@@ -607,8 +619,7 @@ mod tests {
             computed_in: ManifoldFrame::new(&m.normal, &points, pose_a, pose_b),
             touching: !points.is_empty(),
             points,
-            gap: 0.0,
-            gap_pose: Isometry::identity(),
+            apart: false,
             listed_at: [UNLISTED; 2],
         }
     }

@@ -402,7 +402,9 @@ fn update_manifold(
     // distance: bounds apart mean shapes farther apart than that, with no
     // contact point and no overlap. Most pairs the broad phase keeps (its
     // fat boxes reach 2 cm further) end here, without a manifold. The frame
-    // of a manifold without points is never read, so it is left as it is.
+    // of a manifold without points is never read, and a record of shapes
+    // found apart stays true whatever happens after it: either is left as
+    // it is.
     if !ca.aabb.intersects(&cb.aabb) {
         if !c.sensor {
             c.normal = Vec2::zeros();
@@ -438,9 +440,13 @@ fn update_manifold(
     // approach before the shapes overlap; faster approaches are caught by
     // continuous collision (`continuous.rs`).
     let (m, gap) = contact_manifold_and_gap(&ca.shape, &pose_a, &cb.shape, &pose_b, margin, c.touching);
-    c.gap = if m.points.is_empty() { gap } else { 0.0 };
-    if c.gap > margin {
-        c.gap_pose = ba.pose.inv_mul(&bb.pose);
+    c.apart = m.points.is_empty() && gap > margin;
+    if c.apart {
+        c.computed_in = ManifoldFrame::apart(gap, &ba.pose, &bb.pose);
+        c.normal = Vec2::zeros();
+        c.points.clear();
+        c.touching = false;
+        return;
     }
     let mut points = ArrayVec::new();
     for p in &m.points {

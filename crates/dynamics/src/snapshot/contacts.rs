@@ -13,7 +13,7 @@
 use std::ops::Range;
 
 use arrayvec::ArrayVec;
-use lamina_geometry::{Isometry, Point, Rotation, Vec2};
+use lamina_geometry::{Point, Rotation, Vec2};
 use lamina_narrowphase::FeatureId;
 use slotmap::{Key, KeyData, SlotMap};
 
@@ -76,8 +76,7 @@ pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, range: Range<usize>
             points,
             touching,
             computed_in,
-            gap: _, // a cache, recomputed
-            gap_pose: _,
+            apart: _,     // a cache: a restored contact computes its next manifold
             listed_at: _, // rebuilt from the bodies' lists on restore
         } = c;
         let ManifoldFrame { normal: frame_normal, relative_rotation, separations } = computed_in;
@@ -235,8 +234,7 @@ impl ContactsIn {
                 relative_rotation: Rotation::new_unchecked(nalgebra::Complex { re: r[6], im: r[7] }),
                 separations: [r[8], r[9]],
             },
-            gap: 0.0,
-            gap_pose: Isometry::identity(),
+            apart: false,
             listed_at: [crate::contact::UNLISTED; 2],
         }
     }
