@@ -283,7 +283,9 @@ impl Contact {
     /// True when the last full computation found the shapes farther apart
     /// than `margin` by more than bodies `a` and `b` (this contact's) have
     /// moved relative to each other since (see [`still_apart`]): the
-    /// manifold has no point still.
+    /// manifold has no point still. Only a contact with no point has the
+    /// record ([`Contact::apart`]): a sensor, or a contact that touches,
+    /// never does.
     #[inline]
     pub(crate) fn stays_apart(&self, a: &crate::Body, b: &crate::Body, margin: Real) -> bool {
         let (frame, gap) = (&self.computed_in, self.computed_in.separations[0]);

@@ -424,10 +424,10 @@ fn update_manifold(
     let margin = settings.speculative_distance;
     // Shapes found apart by more than the margin, which have not moved
     // toward each other by the difference since, have a manifold with no
-    // point still (most of a tumbling pile's pairs without points).
-    if !c.touching && c.stays_apart(ba, bb, margin) {
-        c.normal = Vec2::zeros();
-        c.points.clear();
+    // point still (most of a tumbling pile's pairs without points): the
+    // empty manifold the record was made with stands.
+    if c.stays_apart(ba, bb, margin) {
+        debug_assert!(!c.touching && c.points.is_empty() && c.normal == Vec2::zeros());
         return;
     }
     let span = 2.0 * ba.extent.min(bb.extent);
@@ -440,14 +440,6 @@ fn update_manifold(
     // approach before the shapes overlap; faster approaches are caught by
     // continuous collision (`continuous.rs`).
     let (m, gap) = contact_manifold_and_gap(&ca.shape, &pose_a, &cb.shape, &pose_b, margin, c.touching);
-    c.apart = m.points.is_empty() && gap > margin;
-    if c.apart {
-        c.computed_in = ManifoldFrame::apart(gap, &ba.pose, &bb.pose);
-        c.normal = Vec2::zeros();
-        c.points.clear();
-        c.touching = false;
-        return;
-    }
     let mut points = ArrayVec::new();
     for p in &m.points {
         points.push(ContactPointState {
@@ -461,7 +453,14 @@ fn update_manifold(
         });
     }
     c.carry_impulses(&mut points, settings.enable_warm_starting);
-    c.computed_in = ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose);
+    // A manifold without points has no frame to keep; shapes found apart
+    // by more than the margin keep the record of it in the frame's place.
+    c.apart = points.is_empty() && gap > margin;
+    c.computed_in = if c.apart {
+        ManifoldFrame::apart(gap, &ba.pose, &bb.pose)
+    } else {
+        ManifoldFrame::new(&m.normal, &points, &ba.pose, &bb.pose)
+    };
     c.normal = m.normal;
     c.points = points;
     c.touching = !c.points.is_empty();
