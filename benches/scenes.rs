@@ -54,11 +54,14 @@ fn step_scenes(c: &mut Criterion) {
 
 /// Scenes stepped on pools of one and of two threads: the step's parallel
 /// parts, and the cost of handing work out (the tumbler's colours hold a few
-/// dozen bundles each, so its solver is mostly stages opening and closing).
+/// dozen bundles each, so its solver is mostly stages opening and closing;
+/// many_pyramids is large enough that the solver lists its bodies and
+/// contacts on the pool).
 fn step_scenes_by_threads(c: &mut Criterion) {
     let mut group = c.benchmark_group("scenes_by_threads");
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
-    for scene in ALL.iter().filter(|s| matches!(s.name, "large_pyramid" | "tumbler")) {
+    let by_threads = |name: &str| matches!(name, "large_pyramid" | "many_pyramids" | "tumbler");
+    for scene in ALL.iter().filter(|s| by_threads(s.name)) {
         for threads in [1, 2] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
             let (mut world, mut step) = warmed(scene);

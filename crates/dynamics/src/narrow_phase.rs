@@ -97,6 +97,22 @@ impl ContactSummary {
     pub fn has_manifold(&self) -> bool {
         self.flags & MANIFOLD != 0
     }
+
+    /// A summary of a contact between `body_a` and `body_b` with the given
+    /// state (for tests of what reads summaries).
+    #[cfg(test)]
+    pub fn with_state(
+        body_a: BodyKey,
+        body_b: BodyKey,
+        [touching, sensor, manifold, two]: [bool; 4],
+    ) -> Self {
+        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+        let flags = flag(touching, TOUCHING)
+            | flag(sensor, SENSOR)
+            | flag(manifold, MANIFOLD)
+            | flag(two, TWO_POINTS);
+        Self { body_a, body_b, flags }
+    }
 }
 
 /// One point of a [`SolverManifold`].

@@ -59,6 +59,11 @@ impl<K: Key> SlotKeys<K> {
         self.live -= 1;
     }
 
+    /// The keys by slot, the null key at a free slot.
+    pub fn by_slot(&self) -> &[K] {
+        &self.by_slot
+    }
+
     /// How many keys are live.
     pub fn len(&self) -> usize {
         self.live

@@ -74,8 +74,15 @@ impl World {
             self.list_awake_joints();
         }
         let (awake_bodies, awake_joints) = (&self.awake.bodies[..], &self.awake.joints[..]);
+        debug_assert!(self.body_keys.agree_with(&self.bodies), "the body keys' mirror is the map's");
         let s = &mut self.solver;
-        s.gather_bodies(&mut self.bodies, &self.settings, h, few.then_some(awake_bodies));
+        s.gather_bodies(
+            &mut self.bodies,
+            self.body_keys.by_slot(),
+            &self.settings,
+            h,
+            few.then_some(awake_bodies),
+        );
         let joints = (&self.joints, self.joint_edits);
         let counts = s.gather_constraints(joints, few.then_some(awake_joints), &self.narrow.summaries);
         self.narrow.complete_manifolds(&s.missing_manifolds, &self.contacts, &self.bodies);

@@ -29,6 +29,8 @@ const NO_PAIRS: lamina_broadphase::PairFilter = lamina_broadphase::PairFilter { 
 pub struct World {
     pub(crate) settings: WorldSettings,
     pub(crate) bodies: SlotMap<BodyKey, Body>,
+    /// The bodies' keys again, by slot, for the solver's listing of them.
+    pub(crate) body_keys: SlotKeys<BodyKey>,
     pub(crate) colliders: SlotMap<ColliderKey, Collider>,
     pub(crate) broad_phase: SweepAndPrune<ColliderKey>,
     /// The colliders of fixed and kinematic bodies again, with the same
@@ -109,6 +111,7 @@ impl Clone for World {
         Self {
             settings: self.settings,
             bodies: self.bodies.clone(),
+            body_keys: self.body_keys.clone(),
             colliders: self.colliders.clone(),
             broad_phase: self.broad_phase.clone(),
             immovable_index: self.immovable_index.clone(),
@@ -169,6 +172,7 @@ impl World {
         Self {
             settings,
             bodies: SlotMap::with_key(),
+            body_keys: SlotKeys::default(),
             colliders: SlotMap::with_key(),
             broad_phase,
             immovable_index,
@@ -271,6 +275,7 @@ impl World {
             body.angular_velocity = 0.0;
         }
         let key = self.bodies.insert(body);
+        self.body_keys.inserted(key);
         self.free_slots.bodies.inserted(key);
         self.islands.add_body(&mut self.bodies, key);
         self.body_changes_pending = true;
@@ -358,6 +363,7 @@ impl World {
         self.forget_chains_of(key);
         self.islands.remove_body(&mut self.bodies, key);
         self.bodies.remove(key);
+        self.body_keys.removed(key);
         self.free_slots.bodies.removed(key);
         true
     }

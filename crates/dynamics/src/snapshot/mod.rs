@@ -351,6 +351,7 @@ impl World {
         let mut world = World::try_new(rest.settings)
             .map_err(|e| Inconsistent(format!("the settings are out of range: {e}")))?;
         world.bodies = bodies;
+        world.body_keys = crate::slot_keys::SlotKeys::of_map(&world.bodies);
         world.colliders = colliders;
         world.joints = joints;
         world.chains = chains;

@@ -32,6 +32,7 @@ pub(crate) mod bundles;
 pub(crate) mod constraint_graph;
 pub(crate) mod contact_bundle;
 pub(crate) mod contact_solver;
+pub(crate) mod gather;
 pub(crate) mod integrate;
 pub(crate) mod joints;
 pub(crate) mod lane_passes;

@@ -25,6 +25,7 @@ use super::constraint_graph::ColorOrder;
 use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
 use super::contact_bundle::ContactBundle;
 use super::contact_solver::{ContactConstraint, prepare as prepare_contact};
+use super::gather;
 use super::integrate;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::revolute_bundle::RevoluteBundle;
@@ -158,10 +159,19 @@ pub(crate) struct Solver {
     team: Team<Pass>,
     /// Whether the substeps run on the team or on one thread (`team.rs`).
     pace: Pace,
+    /// Scratch of the lists made on the pool (`gather.rs`): each run's
+    /// counts and where its entries start, and the bodies borrowed.
+    run_counts: Vec<[usize; 3]>,
+    run_starts: Vec<usize>,
+    borrowed_bodies: Vec<usize>,
+    /// Makes the lists on the pool (or not) whatever their length (for tests
+    /// that compare the two ways).
+    #[cfg(test)]
+    pub force_lists_on_pool: Option<bool>,
 }
 
 /// The parameters of an immovable body.
-const FIXED_PARAMS: BodyParams = BodyParams {
+pub(super) const FIXED_PARAMS: BodyParams = BodyParams {
     inv_mass: 0.0,
     inv_inertia: 0.0,
     linear_damping: 1.0,
@@ -218,14 +228,30 @@ impl Solver {
     /// velocities and this step's accelerations; other bodies get `NO_INDEX`.
     /// `awake`, when given, lists the awake movable bodies in key order (a
     /// world mostly asleep), and the others already hold `NO_INDEX` (sleep
-    /// gives it to them): only those listed are visited.
+    /// gives it to them): only those listed are visited. Otherwise every
+    /// body is, and `by_slot` holds each body's key at its slot (the null
+    /// key at a free one): a large world is then listed on the pool
+    /// (`gather.rs`).
     pub fn gather_bodies(
         &mut self,
         bodies: &mut SlotMap<BodyKey, Body>,
+        by_slot: &[BodyKey],
         settings: &WorldSettings,
         h: Real,
         awake: Option<&[BodyKey]>,
     ) {
+        if awake.is_none() && self.lists_on_pool(bodies.len(), gather::BODIES_ON_POOL_FROM) {
+            let lists = gather::BodyLists {
+                awake: &mut self.awake,
+                first_colliders: &mut self.first_colliders,
+                states: &mut self.states,
+                params: &mut self.params,
+                solver_of_slot: &mut self.solver_of_slot,
+            };
+            let scratch = (&mut self.run_starts, &mut self.borrowed_bodies);
+            gather::gather_bodies(bodies, by_slot, lists, (settings, h), scratch);
+            return;
+        }
         self.awake.clear();
         self.first_colliders.clear();
         self.states.clear();
@@ -245,12 +271,22 @@ impl Solver {
         for (key, b) in bodies.iter_mut() {
             let slot = index_and_version(key).0;
             self.solver_of_slot.resize(slot as usize + 1, (0, NO_INDEX));
-            if !b.awake || b.kind == BodyKind::Fixed {
+            if !gather::solved(b) {
                 b.solver_index = NO_INDEX;
                 continue;
             }
             self.gather_body(key, b, settings, h);
         }
+    }
+
+    /// Whether a list of `items` is made on the pool (see `gather.rs`): when
+    /// there are at least `from` and the pool has more than one thread.
+    fn lists_on_pool(&self, items: usize, from: usize) -> bool {
+        #[cfg(test)]
+        if let Some(on_pool) = self.force_lists_on_pool {
+            return on_pool;
+        }
+        items >= from && rayon::current_num_threads() > 1
     }
 
     /// Gives the awake movable body `b` (of key `key`, whose slot
@@ -262,20 +298,9 @@ impl Solver {
         self.solver_of_slot[slot as usize] = (version, b.solver_index);
         self.awake.push(key);
         self.first_colliders.push(b.colliders.first().copied());
-        self.states.push(BodyState::at_rest_with(b.linear_velocity, b.angular_velocity));
-        let dynamic = b.kind == BodyKind::Dynamic;
-        self.params.push(BodyParams {
-            inv_mass: b.inv_mass,
-            inv_inertia: b.inv_inertia,
-            linear_damping: 1.0 / (1.0 + h * b.linear_damping),
-            angular_damping: 1.0 / (1.0 + h * b.angular_damping),
-            linear_acceleration: if dynamic {
-                integrate::acceleration(settings.gravity * b.gravity_scale, b.force * b.inv_mass)
-            } else {
-                Vec2::zeros()
-            },
-            angular_acceleration: if dynamic { b.torque * b.inv_inertia } else { 0.0 },
-        });
+        let (state, params) = gather::body_entry(b, settings, h);
+        self.states.push(state);
+        self.params.push(params);
     }
 
     /// Lists the joints and touching contacts with at least one awake body,
@@ -319,30 +344,33 @@ impl Solver {
         }
         let solver_of_slot = &self.solver_of_slot;
         let index = |k: BodyKey| solver_index(solver_of_slot, k);
-        self.contact_places.clear();
-        self.contact_bodies.clear();
-        self.contact_two_points.clear();
-        self.missing_manifolds.clear();
-        let mut touching = 0;
-        for (place, summary) in summaries.iter().enumerate() {
-            if !summary.touching() {
-                continue;
+        let touching = if self.lists_on_pool(summaries.len(), gather::CONTACTS_ON_POOL_FROM) {
+            let lists = gather::ContactLists {
+                places: &mut self.contact_places,
+                bodies: &mut self.contact_bodies,
+                two_points: &mut self.contact_two_points,
+                missing_manifolds: &mut self.missing_manifolds,
+            };
+            gather::gather_contacts(summaries, index, lists, (&mut self.run_counts, &mut self.run_starts))
+        } else {
+            self.contact_places.clear();
+            self.contact_bodies.clear();
+            self.contact_two_points.clear();
+            self.missing_manifolds.clear();
+            let mut touching = 0;
+            for (place, summary) in summaries.iter().enumerate() {
+                let Some(listed) = gather::contact_entry(summary, index) else { continue };
+                touching += 1;
+                let Some(bodies) = listed else { continue };
+                self.contact_places.push(place as u32);
+                self.contact_bodies.push(bodies);
+                self.contact_two_points.push(summary.two_points());
+                if !summary.has_manifold() {
+                    self.missing_manifolds.push(place as u32);
+                }
             }
-            let (ia, ib) = (index(summary.body_a), index(summary.body_b));
-            if ia == NO_INDEX && ib == NO_INDEX {
-                continue;
-            }
-            touching += 1;
-            if !summary.solid_touching() {
-                continue;
-            }
-            self.contact_places.push(place as u32);
-            self.contact_bodies.push((ia, ib));
-            self.contact_two_points.push(summary.two_points());
-            if !summary.has_manifold() {
-                self.missing_manifolds.push(place as u32);
-            }
-        }
+            touching
+        };
         let unchanged = self.coloured_bodies == self.states.len()
             && (listed || self.coloured_joints == self.joint_bodies)
             && self.coloured_contacts == self.contact_bodies;
@@ -1108,6 +1136,63 @@ mod tests {
     use super::*;
     use crate::{BodyDesc, ColliderDesc, World};
     use lamina_geometry::Shape;
+
+    /// A world of several runs' bodies and contacts (sleeping, fixed and
+    /// kinematic bodies among them, and free slots) lists the same bodies
+    /// and contacts on a pool of three threads as in a walk (the oracle):
+    /// every list of the solver and every body's solver index, step after
+    /// step, and the same bits after the steps.
+    #[test]
+    fn lists_made_on_the_pool_are_the_walks() {
+        let mut world = World::new(crate::WorldSettings::default());
+        let ground = world.add_body(BodyDesc::fixed());
+        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(200.0, 0.5))).unwrap();
+        let mut removed = Vec::new();
+        for i in 0..5_000 {
+            let (x, y) = ((i % 150) as Real - 75.0, 1.0 + (i / 150) as Real);
+            let desc = match i % 7 {
+                0 => BodyDesc::dynamic().asleep(true),
+                1 => BodyDesc::kinematic().linear_velocity(Vec2::new(0.0, 0.1)),
+                2 => BodyDesc::fixed(),
+                _ => BodyDesc::dynamic(),
+            };
+            let b = world.add_body(desc.translation(x, y));
+            world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+            if i % 11 == 0 {
+                removed.push(b);
+            }
+        }
+        for b in removed {
+            assert!(world.remove_body(b));
+        }
+        world.awake.force_few = Some(false);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let (mut walk, mut on_pool) = (world.clone(), world);
+        walk.solver.force_lists_on_pool = Some(false);
+        on_pool.solver.force_lists_on_pool = Some(true);
+        for step in 0..4 {
+            pool.install(|| {
+                walk.step(1.0 / 60.0).unwrap();
+                on_pool.step(1.0 / 60.0).unwrap();
+            });
+            let (a, b) = (&walk.solver, &on_pool.solver);
+            assert!(b.awake.len() > 2 * gather::RUN, "several runs of bodies");
+            assert!(b.contact_places.len() > gather::RUN, "more than a run of contacts");
+            assert_eq!(a.awake, b.awake, "step {step}");
+            assert_eq!(a.first_colliders, b.first_colliders, "step {step}");
+            assert_eq!(a.params, b.params, "step {step}");
+            assert_eq!(a.solver_of_slot, b.solver_of_slot, "step {step}");
+            assert_eq!(a.contact_places, b.contact_places, "step {step}");
+            assert_eq!(a.coloured_contacts, b.coloured_contacts, "step {step}");
+            assert_eq!(a.contact_two_points, b.contact_two_points, "step {step}");
+            assert_eq!(a.missing_manifolds, b.missing_manifolds, "step {step}");
+            for ((_, x), (_, y)) in walk.bodies.iter().zip(on_pool.bodies.iter()) {
+                assert_eq!(x.solver_index, y.solver_index, "step {step}");
+            }
+            assert_eq!(walk.profile.touching_contacts, on_pool.profile.touching_contacts);
+            assert_eq!(walk.state_hash(), on_pool.state_hash(), "step {step}");
+        }
+    }
 
     /// The dense slot array gives every body the solver index the body map
     /// holds (the oracle): awake bodies their index, fixed and sleeping ones
