@@ -104,6 +104,11 @@ impl World {
                         self.refresh_bounds(key, f.first);
                     }
                     Writing::Refit => self.refresh_bounds(key, f.first),
+                    Writing::Moved(ck) => {
+                        if let Some(first) = f.first {
+                            self.move_proxy(ck, first);
+                        }
+                    }
                     Writing::Kept(_) => {}
                 }
             }
@@ -238,15 +243,51 @@ impl World {
         }
         for (&i, &f) in waiting.iter().zip(&swept) {
             finished[i as usize] = f;
-            let b = &mut self.bodies[awake[i as usize]];
-            let c = match f.writing {
-                Writing::Kept(ck) => self.colliders.get_mut(ck),
-                _ => None,
-            };
-            f.write_in_place(b, c);
         }
+        self.write_swept(awake, &waiting, &swept);
         self.waiting = waiting;
         self.swept = swept;
+    }
+
+    /// Writes back each swept body (`swept[n]`, the body of `awake` at
+    /// `waiting[n]`) as [`FinishedBody::write_in_place`] does, with its only
+    /// collider's bounds where they still fit its proxy; on several threads
+    /// when there are many. Each body is written from one visit, by the
+    /// thread that takes it: the sweeps that finished them ran on every
+    /// thread, and a walk on one would fetch every body from another core.
+    fn write_swept(&mut self, awake: &[BodyKey], waiting: &[u32], swept: &[FinishedBody]) {
+        let kept = |f: &FinishedBody| match f.writing {
+            Writing::Kept(ck) | Writing::Moved(ck) => Some(ck),
+            _ => None,
+        };
+        if waiting.len() < 2 * FINALIZE_CHUNK {
+            for (&i, f) in waiting.iter().zip(swept) {
+                let b = &mut self.bodies[awake[i as usize]];
+                f.write_in_place(b, kept(f).and_then(|ck| self.colliders.get_mut(ck)));
+            }
+            return;
+        }
+        let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.borrowed_bodies));
+        let mut colliders: Vec<Option<&mut crate::Collider>> =
+            recycle(std::mem::take(&mut self.borrowed_colliders));
+        // SAFETY: `waiting` names each of its bodies once (increasing places
+        // in the solver's awake list, whose keys are live and distinct, see
+        // `finish_in_place`), and a kept collider is its body's first, read
+        // from the body this step: no key comes twice, and nothing removed
+        // them since. Nothing reads the maps until the references are
+        // dropped, when the buffers are recycled.
+        unsafe {
+            borrow_each(&mut self.bodies, waiting.iter().map(|&i| awake[i as usize]), &mut bodies);
+            borrow_some(&mut self.colliders, swept.iter().map(kept), &mut colliders);
+        }
+        bodies
+            .par_iter_mut()
+            .zip(colliders.par_iter_mut())
+            .zip(swept.par_iter())
+            .with_min_len(FINALIZE_CHUNK)
+            .for_each(|((b, c), f)| f.write_in_place(b, c.as_deref_mut()));
+        self.borrowed_bodies = recycle(bodies);
+        self.borrowed_colliders = recycle(colliders);
     }
 
     /// Moves the fast body `b` (of key `key`), finished as `f`, back to where
@@ -269,6 +310,20 @@ impl World {
         if let Some(normal) = stop.pressed {
             let approach = f.linear_velocity.dot(&normal).min(0.0);
             f.linear_velocity -= normal * approach;
+        }
+    }
+
+    /// Moves the broad-phase proxy of collider `ck`, the only collider of a
+    /// dynamic body written back in place with its new bounds `first`
+    /// ([`Writing::Moved`]). The body itself is not read: on several
+    /// threads it was last written on another core.
+    fn move_proxy(&mut self, ck: crate::ColliderKey, first: FirstBounds) {
+        if let Ok((moved, hint)) = self.broad_phase.refit_hinted(ck, first.hint, first.aabb) {
+            let c = &mut self.colliders[ck];
+            c.proxy_hint = hint;
+            if let Some(fat) = moved {
+                c.proxy_box = fat;
+            }
         }
     }
 
@@ -339,7 +394,7 @@ impl World {
 /// whether they still fit the collider's broad-phase proxy.
 fn first_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> FirstBounds {
     let aabb = contact_bounds(c, pose, margin);
-    FirstBounds { aabb, inside_proxy: c.proxy_box.contains(&aabb) }
+    FirstBounds { aabb, inside_proxy: c.proxy_box.contains(&aabb), hint: c.proxy_hint }
 }
 
 /// Bodies per task when finalising on several threads, and per run of
@@ -401,6 +456,10 @@ pub(crate) enum Writing {
     /// Written by the parallel pass (on several threads when there are many
     /// bodies); the serial pass then refits its proxies.
     Refit,
+    /// A dynamic body with one collider, whose new bounds left its proxy:
+    /// written in parallel with those bounds, and the serial pass moves the
+    /// proxy from them alone, without reading the body again.
+    Moved(crate::ColliderKey),
     /// Written in parallel with its only collider's bounds, which still fit
     /// the collider's proxy: nothing is left for the broad phase.
     Kept(crate::ColliderKey),
@@ -452,6 +511,7 @@ impl FinishedBody {
         } else {
             match (b.colliders.as_slice(), self.first) {
                 (&[ck], Some(first)) if first.inside_proxy => Writing::Kept(ck),
+                (&[ck], Some(_)) if b.kind == crate::BodyKind::Dynamic => Writing::Moved(ck),
                 _ => Writing::Refit,
             }
         }
@@ -470,13 +530,14 @@ impl FinishedBody {
     }
 
     /// Writes the finished body back to `b` as its [`Writing`] says, with
-    /// the bounds of its only collider `c` where they stay in its proxy;
-    /// held bodies and bullets are left to the serial pass.
+    /// the bounds of its only collider `c` where it has one collider and is
+    /// [`Writing::Kept`] or [`Writing::Moved`]; held bodies and bullets are
+    /// left to the serial pass.
     fn write_in_place(&self, b: &mut crate::Body, c: Option<&mut crate::Collider>) {
         match self.writing {
             Writing::Held | Writing::Bullet => {}
             Writing::Refit => self.write_to(b),
-            Writing::Kept(_) => {
+            Writing::Kept(_) | Writing::Moved(_) => {
                 self.write_to(b);
                 if let (Some(c), Some(first)) = (c, self.first) {
                     b.bounds_stale = false;
@@ -499,6 +560,8 @@ pub(crate) struct FirstBounds {
     aabb: Aabb,
     /// The bounds fit in the collider's broad-phase proxy: it need not move.
     inside_proxy: bool,
+    /// Where the broad phase keeps that proxy, as the collider last heard.
+    hint: lamina_broadphase::ProxyHint,
 }
 
 /// The end-of-step state of body `b` from its solver state `state` (its
