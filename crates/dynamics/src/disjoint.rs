@@ -1,7 +1,8 @@
 //! Many values of one slot map borrowed mutably at once, to be handed to
 //! several threads: the narrow phase refreshes the contacts this way, the
-//! solver writes their impulses back, and the end of the step writes the
-//! bodies (and their lone colliders' bounds) back.
+//! solver lists a large world's bodies and writes the contacts' impulses
+//! back, and the end of the step writes the bodies (and their lone
+//! colliders' bounds) back.
 //!
 //! A walk of the map (`iter_mut`) would borrow them safely, but it reads
 //! every slot on the calling thread, a cache miss per value in a large map,

@@ -125,8 +125,8 @@ impl World {
 
     /// Finishes every awake body (`awake`, the solver's) into `finished`
     /// and writes back those that need nothing but themselves (see
-    /// [`Writing`]), with the bounds of a lone collider that stays in its
-    /// proxy, on several threads when there are many. Bodies left for later
+    /// [`Writing`]), with the bounds of a lone collider ([`Writing::Kept`],
+    /// [`Writing::Moved`]), on several threads when there are many. Bodies left for later
     /// are marked [`FinishedBody::waits`].
     /// `runs` gets a summary of each run of [`FINALIZE_CHUNK`] bodies.
     fn finish_in_place(
@@ -141,8 +141,9 @@ impl World {
             recycle(std::mem::take(&mut self.borrowed_colliders));
         // SAFETY: the solver's awake bodies are live and listed once each
         // (`Solver::gather_bodies` indexed each this step, from a walk of the
-        // map or from `list_awake_bodies`, whose `KeySet` gives each key
-        // once), and `first_colliders` holds each one's first collider, read
+        // map, from the map's keys by slot (`World::body_keys`, each live
+        // key once) or from `list_awake_bodies`, whose `KeySet` gives each
+        // key once), and `first_colliders` holds each one's first collider, read
         // then; nothing since has removed a body or a collider, and a
         // collider belongs to one body, so no key comes twice. Nothing reads
         // the maps until the references are dropped, when the buffers are
@@ -251,7 +252,8 @@ impl World {
 
     /// Writes back each swept body (`swept[n]`, the body of `awake` at
     /// `waiting[n]`) as [`FinishedBody::write_in_place`] does, with its only
-    /// collider's bounds where they still fit its proxy; on several threads
+    /// collider's bounds where it is [`Writing::Kept`] or [`Writing::Moved`];
+    /// on several threads
     /// when there are many. Each body is written from one visit, by the
     /// thread that takes it: the sweeps that finished them ran on every
     /// thread, and a walk on one would fetch every body from another core.
@@ -420,7 +422,7 @@ pub(crate) struct FinishedRun {
     /// Some body of it waits for the sweeps ([`FinishedBody::waits`]).
     waits: bool,
     /// Some body of it waits or is not [`Writing::Kept`]: held still, a
-    /// bullet, or its proxies to refit.
+    /// bullet, or its proxies to refit or move.
     serial: bool,
 }
 
@@ -599,4 +601,81 @@ fn finish_body(b: &crate::Body, state: &BodyState, dt: Real, sleep_speed: Real) 
 /// business, so the bounds need not stretch ahead with speed.
 pub(crate) fn contact_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> Aabb {
     c.shape.aabb(&(pose * c.local_pose)).loosened(margin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
+    use lamina_geometry::{Point, Shape};
+
+    /// A world that finalisation writes every way: hundreds of small bodies
+    /// thrown down at a floor (fast, so swept against it, then kept in their
+    /// proxies or moved), bodies of two colliders (refitted), kinematic
+    /// bodies sliding along (refitted, in the index of immovables too) and a
+    /// bullet.
+    fn mixed_world() -> World {
+        let mut world = World::new(WorldSettings::default());
+        let floor = world.add_body(BodyDesc::fixed());
+        world.add_collider(floor, ColliderDesc::new(Shape::rectangle(60.0, 0.5))).unwrap();
+        for i in 0..900 {
+            let (x, y) = ((i % 60) as Real - 30.0, 2.0 + (i / 60) as Real * 0.7);
+            let thrown = BodyDesc::dynamic().translation(x, y).linear_velocity(Vec2::new(0.5, -40.0));
+            let b = world.add_body(thrown);
+            let shape = if i % 2 == 0 { Shape::circle(0.2) } else { Shape::rectangle(0.2, 0.15) };
+            world.add_collider(b, ColliderDesc::new(shape)).unwrap();
+        }
+        for i in 0..40 {
+            let b = world.add_body(BodyDesc::dynamic().translation(i as Real * 1.5 - 30.0, 14.0));
+            world.add_collider(b, ColliderDesc::new(Shape::circle(0.3))).unwrap();
+            let arm = ColliderDesc::new(Shape::segment(Point::new(0.3, 0.0), Point::new(0.7, 0.0)));
+            world.add_collider(b, arm).unwrap();
+        }
+        for i in 0..10 {
+            let slider = BodyDesc::kinematic().translation(i as Real * 6.0 - 30.0, 16.0);
+            let b = world.add_body(slider.linear_velocity(Vec2::new(3.0, 0.0)));
+            world.add_collider(b, ColliderDesc::new(Shape::rectangle(1.0, 0.2))).unwrap();
+        }
+        let bullet = BodyDesc::dynamic().translation(-40.0, 1.5).linear_velocity(Vec2::new(200.0, 0.0));
+        let b = world.add_body(bullet.bullet(true));
+        world.add_collider(b, ColliderDesc::new(Shape::circle(0.1))).unwrap();
+        world
+    }
+
+    /// After every step, on one thread and on three, each collider's bounds
+    /// are its shape's at its body's pose grown by the speculative distance,
+    /// computed afresh (the oracle); the broad phase holds the collider's
+    /// proxy box, which holds the bounds, and its hint names the proxy; and
+    /// the index of immovables holds a fixed or kinematic body's collider
+    /// around the same bounds. The steps must include bodies moved
+    /// ([`Writing::Moved`]) and enough swept ones to be written back on
+    /// several threads.
+    #[test]
+    fn bounds_and_proxies_follow_the_bodies() {
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut world = mixed_world();
+            let (mut moved, mut most_waiting) = (0, 0);
+            for step in 0..40 {
+                pool.install(|| world.step(1.0 / 60.0).unwrap());
+                let margin = world.settings.speculative_distance;
+                for (key, c) in &world.colliders {
+                    let b = &world.bodies[c.body];
+                    let at = format!("collider {key:?}, step {step}, {threads} threads");
+                    assert_eq!(c.aabb, contact_bounds(c, &b.pose, margin), "{at}: bounds");
+                    assert_eq!(world.broad_phase.fat_aabb(key), Some(c.proxy_box), "{at}: proxy box");
+                    assert!(c.proxy_box.contains(&c.aabb), "{at}: bounds in the proxy");
+                    assert_eq!(world.broad_phase.hint(key), Some(c.proxy_hint), "{at}: hint");
+                    if b.kind != crate::BodyKind::Dynamic {
+                        let fat = world.immovable_index.fat_aabb(key).expect("an immovable proxy");
+                        assert!(fat.contains(&c.aabb), "{at}: immovable bounds");
+                    }
+                }
+                moved += world.finished.iter().filter(|f| matches!(f.writing, Writing::Moved(_))).count();
+                most_waiting = most_waiting.max(world.finished.iter().filter(|f| f.waits).count());
+            }
+            assert!(moved > 0, "bodies moved their proxies");
+            assert!(most_waiting >= 2 * FINALIZE_CHUNK, "swept bodies written on several threads");
+        }
+    }
 }

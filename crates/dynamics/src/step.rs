@@ -74,6 +74,10 @@ impl World {
             self.list_awake_joints();
         }
         let (awake_bodies, awake_joints) = (&self.awake.bodies[..], &self.awake.joints[..]);
+        // The solver may borrow bodies by the mirror's keys unchecked: a
+        // mirror that lost count is stopped here in any build, one that
+        // holds other keys in debug builds (the check reads every slot).
+        assert_eq!(self.body_keys.len(), self.bodies.len(), "the body keys' mirror lost count");
         debug_assert!(self.body_keys.agree_with(&self.bodies), "the body keys' mirror is the map's");
         let s = &mut self.solver;
         s.gather_bodies(

@@ -33,7 +33,7 @@ use crate::{BodyKey, ColliderKey, WorldSettings};
 /// Items (body slots or contact summaries) per run of the two passes.
 pub(super) const RUN: usize = 1024;
 
-/// Worlds with this many body slots or more list their bodies on the pool,
+/// Worlds with this many bodies or more list their bodies on the pool,
 /// when it has more than one thread; smaller ones take a single walk, which
 /// costs less than handing out the runs. On the 2-core machine a pool made
 /// the lists of large_pyramid (5,051 bodies, 14,950 contacts) and the

@@ -1138,17 +1138,18 @@ mod tests {
     use lamina_geometry::Shape;
 
     /// A world of several runs' bodies and contacts (sleeping, fixed and
-    /// kinematic bodies among them, and free slots) lists the same bodies
-    /// and contacts on a pool of three threads as in a walk (the oracle):
-    /// every list of the solver and every body's solver index, step after
-    /// step, and the same bits after the steps.
+    /// kinematic bodies among them; free slots among the live ones and after
+    /// the last, and slots given out again under a newer version) lists the
+    /// same bodies and contacts on a pool of three threads as in a walk (the
+    /// oracle): every list of the solver and every body's solver index, step
+    /// after step, bodies removed between steps so that the lists shrink,
+    /// and the same bits after the steps.
     #[test]
     fn lists_made_on_the_pool_are_the_walks() {
         let mut world = World::new(crate::WorldSettings::default());
         let ground = world.add_body(BodyDesc::fixed());
         world.add_collider(ground, ColliderDesc::new(Shape::rectangle(200.0, 0.5))).unwrap();
-        let mut removed = Vec::new();
-        for i in 0..5_000 {
+        let add = |world: &mut World, i: usize| {
             let (x, y) = ((i % 150) as Real - 75.0, 1.0 + (i / 150) as Real);
             let desc = match i % 7 {
                 0 => BodyDesc::dynamic().asleep(true),
@@ -1158,19 +1159,39 @@ mod tests {
             };
             let b = world.add_body(desc.translation(x, y));
             world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
-            if i % 11 == 0 {
-                removed.push(b);
-            }
+            b
+        };
+        let mut keys: Vec<BodyKey> = (0..5_000).map(|i| add(&mut world, i)).collect();
+        // Free slots among the live ones, half of them given out again.
+        for i in (0..keys.len()).rev().filter(|i| i % 11 == 0) {
+            assert!(world.remove_body(keys.remove(i)));
         }
-        for b in removed {
-            assert!(world.remove_body(b));
+        for i in 5_000..5_220 {
+            keys.push(add(&mut world, i));
         }
+        assert!(keys.iter().any(|&k| index_and_version(k).1 > 1), "a slot given out again");
+        // Free slots after the last live one: the walk's slot list ends there.
+        let last_slot = keys.iter().map(|&k| index_and_version(k).0).max().unwrap();
+        keys.retain(|&k| index_and_version(k).0 + 30 <= last_slot || !world.remove_body(k));
+        assert!(
+            world.body_keys.by_slot().len()
+                > keys.iter().map(|&k| index_and_version(k).0 as usize).max().unwrap() + 1
+        );
+
         world.awake.force_few = Some(false);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         let (mut walk, mut on_pool) = (world.clone(), world);
         walk.solver.force_lists_on_pool = Some(false);
         on_pool.solver.force_lists_on_pool = Some(true);
+        let mut listed = usize::MAX;
         for step in 0..4 {
+            if step >= 2 {
+                // Fewer bodies and contacts than the step before.
+                for &key in keys.iter().skip(step).step_by(5) {
+                    walk.remove_body(key);
+                    on_pool.remove_body(key);
+                }
+            }
             pool.install(|| {
                 walk.step(1.0 / 60.0).unwrap();
                 on_pool.step(1.0 / 60.0).unwrap();
@@ -1178,6 +1199,10 @@ mod tests {
             let (a, b) = (&walk.solver, &on_pool.solver);
             assert!(b.awake.len() > 2 * gather::RUN, "several runs of bodies");
             assert!(b.contact_places.len() > gather::RUN, "more than a run of contacts");
+            if step >= 2 {
+                assert!(b.awake.len() < listed, "the lists shrink");
+            }
+            listed = b.awake.len();
             assert_eq!(a.awake, b.awake, "step {step}");
             assert_eq!(a.first_colliders, b.first_colliders, "step {step}");
             assert_eq!(a.params, b.params, "step {step}");
