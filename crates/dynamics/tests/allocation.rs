@@ -1,7 +1,8 @@
 //! A warm step allocates nothing: a counting global allocator watches the
 //! heap while a settled pyramid keeps stepping (sleep off, so every body works),
-//! while a long chain of joints drapes over the ground, and while a fully asleep
-//! pile steps.
+//! while a long chain of joints drapes over the ground, while a pyramid large
+//! enough for every list to be made on the pool steps on two threads, and
+//! while a fully asleep pile steps.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,7 +36,10 @@ static GLOBAL: Counting = Counting;
 fn pyramid(rows: usize, settings: WorldSettings) -> World {
     let mut w = World::new(settings);
     let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
-    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(50.0, 1.0))).unwrap();
+    // Wider than the pyramid's base: a box that fell off the end would
+    // enter new regions of the broad phase for as long as it fell.
+    let half_width = (rows as Real).max(50.0);
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(half_width, 1.0))).unwrap();
     for i in 0..rows {
         for j in i..rows {
             let x = (i as Real + 1.0) * 0.5 + (j - i) as Real - rows as Real * 0.5;
@@ -91,6 +95,13 @@ fn warm_steps_do_not_allocate() {
     );
     let during = pool.install(|| allocations_during(60, &mut jointed));
     assert_eq!(during, 0, "a warm jointed chain allocated");
+
+    // Large enough (16,471 boxes, about 49,000 contacts) that the solver
+    // lists its bodies and contacts on the pool.
+    let mut large = pyramid(181, WorldSettings { enable_sleep: false, ..WorldSettings::default() });
+    pool.install(|| allocations_during(60, &mut large));
+    let during = pool.install(|| allocations_during(20, &mut large));
+    assert_eq!(during, 0, "a warm large pyramid on two threads allocated");
 
     let mut asleep = pyramid(8, WorldSettings::default());
     allocations_during(400, &mut asleep);
