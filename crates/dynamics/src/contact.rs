@@ -69,8 +69,8 @@ pub struct Contact {
     pub(crate) computed_in: ManifoldFrame,
     /// True when `computed_in` records shapes found farther apart than the
     /// speculative distance ([`ManifoldFrame::apart`]) rather than a
-    /// manifold's frame. A cache: a restored or deserialized contact starts
-    /// without it, and computes its next manifold.
+    /// manifold's frame. Snapshots keep it with the frame; serde skips both,
+    /// and a deserialized contact computes its next manifold.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) apart: bool,
     /// Where this contact stands in the contact lists of body A and body B,

@@ -24,6 +24,7 @@ fn a_restored_world_steps_as_the_original_from_any_moment() {
         assert_eq!(restored.state_hash(), world.state_hash());
         assert_eq!(restored.snapshot(), bytes, "{what}: a restored world writes the same bytes");
         step_both(&mut world, &mut restored, 60, what);
+        assert_eq!(restored.snapshot(), world.snapshot(), "{what}: the same bytes after the steps");
     }
     assert!(world.bodies().filter(|(_, b)| b.is_sleeping()).count() >= 4, "the side stack must sleep");
     assert!(world.body(bullet).is_some());

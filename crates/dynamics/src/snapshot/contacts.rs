@@ -37,10 +37,15 @@ const POINT_REALS: usize = 9;
 /// Integers per point: its feature ids.
 const POINT_INTS: usize = 2;
 
-/// Flags of a contact; the number of points is stored above them.
+/// Flags of a contact; the number of points is stored above the first two,
+/// and [`APART`] above it.
 const SENSOR: u64 = 1;
 const TOUCHING: u64 = 2;
 const POINTS_SHIFT: u32 = 2;
+/// The frame records shapes found apart ([`Contact::apart`]): kept, so that a
+/// restored contact skips the same computations as the original and writes
+/// the same frame after the same steps.
+const APART: u64 = 1 << 4;
 
 /// The difference of `body`'s key from `collider`'s, as integers.
 fn difference(body: BodyKey, collider: ColliderKey) -> u64 {
@@ -76,7 +81,7 @@ pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, range: Range<usize>
             points,
             touching,
             computed_in,
-            apart: _,     // a cache: a restored contact computes its next manifold
+            apart,
             listed_at: _, // rebuilt from the bodies' lists on restore
         } = c;
         let ManifoldFrame { normal: frame_normal, relative_rotation, separations } = computed_in;
@@ -96,6 +101,7 @@ pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, range: Range<usize>
         let (a, b) = (ffi(collider_a.data()), ffi(collider_b.data()));
         let flags = (u64::from(*sensor) * SENSOR)
             | (u64::from(*touching) * TOUCHING)
+            | (u64::from(*apart) * APART)
             | ((points.len() as u64) << POINTS_SHIFT);
         contact_ints.push([
             a & 0xffff_ffff,
@@ -169,13 +175,24 @@ impl ContactsIn {
         let point_ints = IntRows::<POINT_INTS>::read(unpacker, points)?;
         let contact_reals = RealRows::<CONTACT_REALS>::read(unpacker, count)?;
         let point_reals = RealRows::<POINT_REALS>::read(unpacker, points)?;
+        // An apart record's gap, read as a lower bound on a distance, must
+        // be one (a gap of infinity would skip the pair's every manifold).
+        for i in (0..count).filter(|&i| contact_ints.row(i)[6] & APART != 0) {
+            let gap = contact_reals.row(i)[8];
+            if !(gap.is_finite() && gap > 0.0) {
+                return Err(format!("a contact found apart by {gap}"));
+            }
+        }
         let mut starts = Vec::with_capacity(count + 1);
         starts.push(0);
         for i in 0..count {
             let [a_index, a_version, b_index, b_version, _, _, flags] = contact_ints.row(i);
-            let len = (flags >> POINTS_SHIFT) as usize;
+            let len = ((flags & !APART) >> POINTS_SHIFT) as usize;
             let end = starts[i] + len;
-            if flags & !(SENSOR | TOUCHING) > 2 << POINTS_SHIFT || end > points {
+            // A record of shapes found apart belongs to a solid contact
+            // with no point (see `update_manifold`).
+            let apart_alone = flags & APART == 0 || flags & (SENSOR | TOUCHING) == 0 && len == 0;
+            if flags & !(SENSOR | TOUCHING | APART) > 2 << POINTS_SHIFT || end > points || !apart_alone {
                 return Err(format!("a contact with flags {flags:#x}"));
             }
             if ![a_index, a_version, b_index, b_version].iter().all(|&v| u32::try_from(v).is_ok()) {
@@ -234,7 +251,7 @@ impl ContactsIn {
                 relative_rotation: Rotation::new_unchecked(nalgebra::Complex { re: r[6], im: r[7] }),
                 separations: [r[8], r[9]],
             },
-            apart: false,
+            apart: flags & APART != 0,
             listed_at: [crate::contact::UNLISTED; 2],
         }
     }

@@ -92,7 +92,7 @@ const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
 /// The version of the snapshot format this build writes and reads. It changes
 /// whenever the payload's layout does; older snapshots are refused, not
 /// misread.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 /// Bytes of the header before the payload.
 const HEADER_LEN: usize = 32;
@@ -740,6 +740,34 @@ mod tests {
         for (what, mut bad) in [("twice", twice), ("missing", missing), ("stranger", stranger)] {
             forget(&mut bad);
             assert!(bad.list_contacts_in_bodies().is_err(), "a contact listed {what} was accepted");
+        }
+    }
+    /// A contact's record of shapes found apart comes back with it, and one
+    /// that no step could have made is refused: on a contact with points, or
+    /// with a gap that is no distance (infinite, not a number, not above 0).
+    #[test]
+    fn apart_records_come_back_and_impossible_ones_are_refused() {
+        let world = resting_row();
+        let key = world.contacts.keys().next().unwrap();
+        assert!(!world.contacts[key].points.is_empty());
+        let with = |points: bool, gap: lamina_geometry::Real| {
+            let mut w = world.clone();
+            let c = &mut w.contacts[key];
+            if !points {
+                c.points.clear();
+                c.touching = false;
+                c.normal = lamina_geometry::Vec2::zeros();
+            }
+            c.apart = true;
+            c.computed_in.separations = [gap, 0.0];
+            World::restore(&w.snapshot())
+        };
+        let restored = with(false, 0.05).expect("a record of shapes found apart");
+        assert!(restored.contacts[key].apart);
+        assert_eq!(restored.contacts[key].computed_in.separations[0], 0.05);
+        assert!(with(true, 0.05).is_err(), "a record on a contact with points was accepted");
+        for gap in [lamina_geometry::Real::INFINITY, lamina_geometry::Real::NAN, 0.0, -1.0] {
+            assert!(with(false, gap).is_err(), "a gap of {gap} was accepted");
         }
     }
 }
