@@ -4,11 +4,18 @@
 //! `wide` crate gives it four lanes. Most processors it runs on have AVX,
 //! whose 256-bit registers hold eight: contacts and point joints are then
 //! solved in [`Avx8`], inside functions compiled for AVX ([`contacts`],
-//! [`points`]), once
-//! [`available`] has confirmed that the processor has it. Every operation is
-//! the IEEE 754 operation the four-lane type performs (no fused multiply-add),
-//! and a lane's result never depends on its neighbours, so both widths give
-//! the same bits.
+//! [`points`]), once [`available`] has confirmed that the processor has it.
+//! Every operation is the IEEE 754 operation the four-lane type performs (no
+//! fused multiply-add), and a lane's result never depends on its neighbours,
+//! so both widths give the same bits.
+//!
+//! Where the processor also has AVX-512, the same functions are compiled a
+//! second time for it ([`contacts_evex`], [`points_evex`]): the instructions
+//! stay 256 bits wide, but their encoding reaches thirty-two registers
+//! instead of sixteen. A two-point contact bundle keeps about thirty values
+//! live (two bodies of seven numbers, anchors, impulses), and with sixteen
+//! registers the passes spend a good part of their work spilling them to
+//! the stack and reading them back.
 
 use std::arch::x86_64::{
     __m256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_and_ps,
@@ -23,7 +30,7 @@ use super::bundles::LaneBundle;
 use super::contact_bundle::ContactBundle;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
-use super::lane_passes::LanePass;
+use super::lane_passes::{Encoding, LanePass};
 use super::lanes::Lanes;
 use crate::body::NO_INDEX;
 
@@ -33,45 +40,98 @@ pub(crate) fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx")
 }
 
-/// Runs `pass` on eight contacts, compiled for AVX.
-///
-/// # Safety
-///
-/// The processor must have AVX ([`available`]).
-#[target_feature(enable = "avx")]
-pub(crate) unsafe fn contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<Avx8>, states: &States) {
-    pass.contacts(bundle, states);
+/// The encoding the eight-lane passes run in on this processor: AVX-512's
+/// where it has the 256-bit forms of those instructions, AVX's elsewhere.
+pub(crate) fn best_encoding() -> Encoding {
+    if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl") {
+        Encoding::Evex
+    } else {
+        Encoding::Vex
+    }
 }
 
-/// Runs `pass` on eight point joints, compiled for AVX.
-///
-/// # Safety
-///
-/// The processor must have AVX ([`available`]).
-#[target_feature(enable = "avx")]
-pub(crate) unsafe fn points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Avx8>, states: &States) {
-    pass.points(bundle, states);
+/// Defines, for one set of target features, the functions that run a pass
+/// on a run of eight-lane bundles (and the one that completes a bundle),
+/// each compiled for those features. The loop over the bundles is inside,
+/// so that a run costs one call and the constants of the pass are loaded
+/// once.
+macro_rules! eight_lane_passes {
+    ($features:literal, $what:literal, $contacts:ident, $points:ident, $revolutes:ident, $finish:ident) => {
+        #[doc = concat!("Runs `pass` on each bundle of eight contacts, compiled for ", $what, ".")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The processor must have ", $what, ".")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $contacts<P: LanePass>(
+            pass: &P,
+            bundles: &mut [ContactBundle<Avx8>],
+            states: &States,
+        ) {
+            for bundle in bundles {
+                pass.contacts(bundle, states);
+            }
+        }
+
+        #[doc = concat!("Runs `pass` on each bundle of eight point joints, compiled for ", $what, ".")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The processor must have ", $what, ".")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $points<P: LanePass>(
+            pass: &P,
+            bundles: &mut [PointJointBundle<Avx8>],
+            states: &States,
+        ) {
+            for bundle in bundles {
+                pass.points(bundle, states);
+            }
+        }
+
+        #[doc = concat!("Runs `pass` on each bundle of eight revolute joints, compiled for ", $what, ".")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The processor must have ", $what, ".")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $revolutes<P: LanePass>(
+            pass: &P,
+            bundles: &mut [RevoluteBundle<Avx8>],
+            states: &States,
+        ) {
+            for bundle in bundles {
+                pass.revolutes(bundle, states);
+            }
+        }
+
+        #[doc = concat!("Completes a bundle packed in eight lanes, compiled for ", $what, ".")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The processor must have ", $what, ".")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $finish<B: LaneBundle>(bundle: &mut B) {
+            bundle.finish();
+        }
+    };
 }
 
-/// Runs `pass` on eight revolute joints, compiled for AVX.
-///
-/// # Safety
-///
-/// The processor must have AVX ([`available`]).
-#[target_feature(enable = "avx")]
-pub(crate) unsafe fn revolutes<P: LanePass>(pass: &P, bundle: &mut RevoluteBundle<Avx8>, states: &States) {
-    pass.revolutes(bundle, states);
-}
+eight_lane_passes!("avx", "AVX", contacts, points, revolutes, finish);
 
-/// Completes a bundle packed in eight lanes, compiled for AVX.
-///
-/// # Safety
-///
-/// The processor must have AVX ([`available`]).
-#[target_feature(enable = "avx")]
-pub(crate) unsafe fn finish<B: LaneBundle>(bundle: &mut B) {
-    bundle.finish();
-}
+// The same instructions in AVX-512's encoding: thirty-two vector registers
+// instead of sixteen, so that a bundle's two bodies (seven numbers each)
+// and its points stay in registers instead of spilling to the stack. No
+// 512-bit instruction is used, and, as everywhere in Rust, no product and
+// sum are fused into one rounding unless asked for: the bits are AVX's.
+eight_lane_passes!(
+    "avx,avx512f,avx512vl",
+    "AVX-512 (its foundation and 256-bit forms)",
+    contacts_evex,
+    points_evex,
+    revolutes_evex,
+    finish_evex
+);
 
 /// Eight `f32` lanes in one AVX register.
 ///
@@ -388,7 +448,8 @@ mod tests {
     /// A scene with every kind of contact lane (resting stacks, sliding
     /// friction, bounces, speculative points, a fixed ground, mixed one- and
     /// two-point manifolds) and a chain of point joints gives the same bits
-    /// with eight lanes as with four.
+    /// with eight lanes as with four, in AVX's encoding and (where the
+    /// processor has it) in AVX-512's.
     #[test]
     fn eight_lanes_step_as_four_lanes_do() {
         use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
@@ -451,12 +512,15 @@ mod tests {
             }
             world
         };
-        let (mut eight, mut four) = (build(), build());
+        let (mut best, mut vex, mut four) = (build(), build(), build());
         four.solver.use_four_lanes();
+        vex.solver.use_vex_encoding();
         for step in 0..240 {
-            eight.step(1.0 / 60.0).unwrap();
-            four.step(1.0 / 60.0).unwrap();
-            assert_eq!(eight.state_hash(), four.state_hash(), "step {step}");
+            for world in [&mut best, &mut vex, &mut four] {
+                world.step(1.0 / 60.0).unwrap();
+            }
+            assert_eq!(vex.state_hash(), four.state_hash(), "AVX's encoding, step {step}");
+            assert_eq!(best.state_hash(), four.state_hash(), "{:?}, step {step}", best_encoding());
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The passes over bundles of SIMD lanes (warm start, solve, restitution),
 //! for contacts and plain point joints alike, and where each runs: bundles are
 //! four lanes wide, or eight where the processor has AVX (`avx.rs`), chosen
-//! once per solver; eight-lane passes run inside functions compiled for AVX.
+//! once per solver; eight-lane passes run inside functions compiled for AVX,
+//! in AVX-512's encoding where the processor has it.
 
 use std::ops::Range;
 
@@ -18,21 +19,43 @@ use super::joints::revolute_bundle::RevoluteBundle;
 use super::lanes::Lanes;
 use super::team::BlockSlice;
 
+/// How the eight-lane passes are encoded: the same 256-bit operations either
+/// way, in AVX's encoding (sixteen vector registers) or in AVX-512's
+/// (thirty-two, so that fewer of a bundle's values spill to the stack).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "f64"))), allow(dead_code))]
+pub(crate) enum Encoding {
+    Vex,
+    Evex,
+}
+
 /// Bundles of one kind packed in lanes: four, or eight where the processor
-/// has AVX (chosen once, when the solver is made).
+/// has AVX, in the encoding it runs best (chosen once, when the solver is
+/// made).
 pub(crate) enum Bundles<B4, B8> {
     Four(Vec<B4>),
     #[cfg_attr(not(all(target_arch = "x86_64", not(feature = "f64"))), allow(dead_code))]
-    Eight(Vec<B8>),
+    Eight(Vec<B8>, Encoding),
 }
 
 impl<B4, B8> Default for Bundles<B4, B8> {
     fn default() -> Self {
         #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
         if super::avx::available() {
-            return Bundles::Eight(Vec::new());
+            return Bundles::Eight(Vec::new(), super::avx::best_encoding());
         }
         Bundles::Four(Vec::new())
+    }
+}
+
+impl<B4, B8> Bundles<B4, B8> {
+    /// The encoding of eight-lane bundles, to change (tests compare them).
+    #[cfg(all(test, target_arch = "x86_64", not(feature = "f64")))]
+    pub(crate) fn encoding_mut(&mut self) -> Option<&mut Encoding> {
+        match self {
+            Bundles::Four(_) => None,
+            Bundles::Eight(_, encoding) => Some(encoding),
+        }
     }
 }
 
@@ -43,7 +66,7 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8
     pub(crate) fn size(&mut self, coloring: &ColorOrder, starts: &mut [usize; COLOR_COUNT + 1]) {
         match self {
             Bundles::Four(bundles) => size_bundles(coloring, bundles, starts),
-            Bundles::Eight(bundles) => size_bundles(coloring, bundles, starts),
+            Bundles::Eight(bundles, _) => size_bundles(coloring, bundles, starts),
         }
     }
 
@@ -58,7 +81,11 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8
     ) {
         match self {
             Bundles::Four(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead, |b| b.finish()),
-            Bundles::Eight(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead, eight_finish),
+            &mut Bundles::Eight(ref mut bundles, encoding) => {
+                pack_bundles(coloring, bundles, starts, prepare, ahead, move |b: &mut B8| {
+                    eight_finish(b, encoding)
+                })
+            }
         }
     }
 }
@@ -141,19 +168,19 @@ impl LanePass for Restitution {
 /// [`BlockSlice`]).
 pub(crate) enum BundleBlocks<'a, B4, B8> {
     Four(BlockSlice<'a, B4>),
-    Eight(BlockSlice<'a, B8>),
+    Eight(BlockSlice<'a, B8>, Encoding),
 }
 
 impl<'a, B4: Send, B8: Send> BundleBlocks<'a, B4, B8> {
     pub fn new(bundles: &'a mut Bundles<B4, B8>) -> Self {
         match bundles {
             Bundles::Four(b) => BundleBlocks::Four(BlockSlice::new(b)),
-            Bundles::Eight(b) => BundleBlocks::Eight(BlockSlice::new(b)),
+            Bundles::Eight(b, encoding) => BundleBlocks::Eight(BlockSlice::new(b), *encoding),
         }
     }
 
-    /// Runs `four` or `eight`, whichever fits the width, on the bundles
-    /// `range` in order.
+    /// Runs `four` on each of the bundles `range` in order, or `eight` on
+    /// all of them (with the encoding to run in), whichever fits the width.
     ///
     /// # Safety
     ///
@@ -165,7 +192,7 @@ impl<'a, B4: Send, B8: Send> BundleBlocks<'a, B4, B8> {
         range: Range<usize>,
         states: &States,
         four: impl Fn(&mut B4, &States),
-        eight: impl Fn(&mut B8, &States),
+        eight: impl Fn(&mut [B8], &States, Encoding),
     ) {
         // A small world's colours hold one or two kinds of constraint: the
         // lists of the others are passed over, not opened, in every pass.
@@ -175,7 +202,7 @@ impl<'a, B4: Send, B8: Send> BundleBlocks<'a, B4, B8> {
         // SAFETY: the caller's promise.
         match self {
             BundleBlocks::Four(b) => unsafe { b.range(range) }.iter_mut().for_each(|b| four(b, states)),
-            BundleBlocks::Eight(b) => unsafe { b.range(range) }.iter_mut().for_each(|b| eight(b, states)),
+            BundleBlocks::Eight(b, encoding) => eight(unsafe { b.range(range) }, states, *encoding),
         }
     }
 }
@@ -207,71 +234,123 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> BundleBlocks<'
                     b.finish()
                 })
             }
-            BundleBlocks::Eight(b) => fill_bundles(
+            &BundleBlocks::Eight(ref b, encoding) => fill_bundles(
                 coloring,
                 starts,
                 first,
                 unsafe { b.range(range) },
                 prepare,
                 ahead,
-                &eight_finish,
+                &|b: &mut B8| eight_finish(b, encoding),
             ),
         }
     }
 }
 
-/// [`LaneBundle::finish`] of an eight-lane bundle, compiled for AVX.
+/// [`LaneBundle::finish`] of an eight-lane bundle, compiled for AVX in
+/// `encoding`.
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 #[inline(always)]
-fn eight_finish<B: LaneBundle>(bundle: &mut B) {
-    // SAFETY: as in `eight_contacts`.
-    unsafe { super::avx::finish(bundle) }
+fn eight_finish<B: LaneBundle>(bundle: &mut B, encoding: Encoding) {
+    // SAFETY: the solver holds eight-lane bundles only where the processor
+    // has AVX, and chooses AVX-512's encoding only where it has that.
+    unsafe {
+        match encoding {
+            Encoding::Vex => super::avx::finish(bundle),
+            Encoding::Evex => super::avx::finish_evex(bundle),
+        }
+    }
 }
 
 /// Without eight lanes the solver never holds eight-lane bundles.
 #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
-fn eight_finish<B: LaneBundle>(bundle: &mut B) {
+fn eight_finish<B: LaneBundle>(bundle: &mut B, _: Encoding) {
     bundle.finish();
 }
 
-/// `pass` on eight contacts, compiled for AVX.
+/// `pass` on each bundle of eight contacts, compiled for AVX in `encoding`.
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 #[inline(always)]
-pub(crate) fn eight_contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<Eight>, states: &States) {
-    // SAFETY: the solver holds eight-lane bundles only where the processor has AVX.
-    unsafe { super::avx::contacts(pass, bundle, states) }
+pub(crate) fn eight_contacts<P: LanePass>(
+    pass: &P,
+    bundles: &mut [ContactBundle<Eight>],
+    states: &States,
+    encoding: Encoding,
+) {
+    // SAFETY: as in `eight_finish`.
+    unsafe {
+        match encoding {
+            Encoding::Vex => super::avx::contacts(pass, bundles, states),
+            Encoding::Evex => super::avx::contacts_evex(pass, bundles, states),
+        }
+    }
 }
 
-/// `pass` on eight point joints, compiled for AVX.
+/// `pass` on each bundle of eight point joints, compiled for AVX in `encoding`.
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 #[inline(always)]
-pub(crate) fn eight_points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Eight>, states: &States) {
-    // SAFETY: as in `eight_contacts`.
-    unsafe { super::avx::points(pass, bundle, states) }
+pub(crate) fn eight_points<P: LanePass>(
+    pass: &P,
+    bundles: &mut [PointJointBundle<Eight>],
+    states: &States,
+    encoding: Encoding,
+) {
+    // SAFETY: as in `eight_finish`.
+    unsafe {
+        match encoding {
+            Encoding::Vex => super::avx::points(pass, bundles, states),
+            Encoding::Evex => super::avx::points_evex(pass, bundles, states),
+        }
+    }
 }
 
-/// `pass` on eight revolute joints, compiled for AVX.
+/// `pass` on each bundle of eight revolute joints, compiled for AVX in `encoding`.
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 #[inline(always)]
-pub(crate) fn eight_revolutes<P: LanePass>(pass: &P, bundle: &mut RevoluteBundle<Eight>, states: &States) {
-    // SAFETY: as in `eight_contacts`.
-    unsafe { super::avx::revolutes(pass, bundle, states) }
+pub(crate) fn eight_revolutes<P: LanePass>(
+    pass: &P,
+    bundles: &mut [RevoluteBundle<Eight>],
+    states: &States,
+    encoding: Encoding,
+) {
+    // SAFETY: as in `eight_finish`.
+    unsafe {
+        match encoding {
+            Encoding::Vex => super::avx::revolutes(pass, bundles, states),
+            Encoding::Evex => super::avx::revolutes_evex(pass, bundles, states),
+        }
+    }
 }
 
 /// Without eight lanes the solver never holds eight-lane bundles.
 #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
-pub(crate) fn eight_revolutes<P: LanePass>(pass: &P, bundle: &mut RevoluteBundle<Eight>, states: &States) {
-    pass.revolutes(bundle, states);
+pub(crate) fn eight_revolutes<P: LanePass>(
+    pass: &P,
+    bundles: &mut [RevoluteBundle<Eight>],
+    states: &States,
+    _: Encoding,
+) {
+    bundles.iter_mut().for_each(|b| pass.revolutes(b, states));
 }
 
 /// Without eight lanes the solver never holds eight-lane bundles.
 #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
-pub(crate) fn eight_contacts<P: LanePass>(pass: &P, bundle: &mut ContactBundle<Eight>, states: &States) {
-    pass.contacts(bundle, states);
+pub(crate) fn eight_contacts<P: LanePass>(
+    pass: &P,
+    bundles: &mut [ContactBundle<Eight>],
+    states: &States,
+    _: Encoding,
+) {
+    bundles.iter_mut().for_each(|b| pass.contacts(b, states));
 }
 
 /// Without eight lanes the solver never holds eight-lane bundles.
 #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
-pub(crate) fn eight_points<P: LanePass>(pass: &P, bundle: &mut PointJointBundle<Eight>, states: &States) {
-    pass.points(bundle, states);
+pub(crate) fn eight_points<P: LanePass>(
+    pass: &P,
+    bundles: &mut [PointJointBundle<Eight>],
+    states: &States,
+    _: Encoding,
+) {
+    bundles.iter_mut().for_each(|b| pass.points(b, states));
 }

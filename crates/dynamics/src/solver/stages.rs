@@ -190,6 +190,22 @@ impl Solver {
         self.revolute_bundles = Bundles::Four(Vec::new());
     }
 
+    /// Runs the eight-lane passes in AVX's encoding even where the processor
+    /// has AVX-512's (for tests that compare the encodings).
+    #[cfg(all(test, target_arch = "x86_64", not(feature = "f64")))]
+    pub fn use_vex_encoding(&mut self) {
+        for encoding in [
+            self.bundles.encoding_mut(),
+            self.point_bundles.encoding_mut(),
+            self.revolute_bundles.encoding_mut(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *encoding = super::lane_passes::Encoding::Vex;
+        }
+    }
+
     /// Packs contacts in the colour order as it is, one- and two-point
     /// contacts mixed in bundles (for tests that compare the grouping).
     #[cfg(test)]
@@ -685,7 +701,7 @@ impl Solver {
         let places = &self.revolute_place;
         match &self.revolute_bundles {
             Bundles::Four(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
-            Bundles::Eight(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
+            Bundles::Eight(bundles, _) => take_revolute_impulses(bundles, places, &mut self.revolutes),
         }
         let alone = self.joints.iter().zip(&self.other_joints.order);
         for (c, &member) in alone.chain(self.revolutes.iter().zip(&self.revolute_joints.order)) {
@@ -701,7 +717,7 @@ impl Solver {
         let staged = &mut self.point_impulses;
         match &self.point_bundles {
             Bundles::Four(bundles) => stage_point_impulses(bundles, self.joint_keys.len(), staged),
-            Bundles::Eight(bundles) => stage_point_impulses(bundles, self.joint_keys.len(), staged),
+            Bundles::Eight(bundles, _) => stage_point_impulses(bundles, self.joint_keys.len(), staged),
         }
         store_point_impulses(staged, &self.joint_plain, &self.joint_keys, joints, h);
     }
@@ -885,7 +901,7 @@ impl ColorView<'_> {
                     contacts,
                     &self.states,
                     |b, _| stage_contact_impulses(b, staged),
-                    |b, _| stage_contact_impulses(b, staged),
+                    |bundles, _, _| bundles.iter().for_each(|b| stage_contact_impulses(b, staged)),
                 )
             };
         });
@@ -955,14 +971,19 @@ impl ColorView<'_> {
                 revolutes,
                 states,
                 |b, st| pass.revolutes(b, st),
-                |b, st| eight_revolutes(pass, b, st),
+                |b, st, e| eight_revolutes(pass, b, st, e),
             );
-            self.points.run(points, states, |b, st| pass.points(b, st), |b, st| eight_points(pass, b, st));
+            self.points.run(
+                points,
+                states,
+                |b, st| pass.points(b, st),
+                |b, st, e| eight_points(pass, b, st, e),
+            );
             self.contacts.run(
                 contacts,
                 states,
                 |b, st| pass.contacts(b, st),
-                |b, st| eight_contacts(pass, b, st),
+                |b, st, e| eight_contacts(pass, b, st, e),
             );
         }
     }
