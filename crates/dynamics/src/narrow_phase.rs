@@ -115,8 +115,9 @@ impl ContactSummary {
     }
 }
 
-/// One point of a [`SolverManifold`].
+/// One point of a [`SolverManifold`]: a row of eight numbers.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub(crate) struct SolverPoint {
     /// From A's centre of mass to the point, world orientation.
     pub anchor_a: Vec2,
@@ -126,6 +127,8 @@ pub(crate) struct SolverPoint {
     /// The accumulated impulses of the last step.
     pub normal_impulse: Real,
     pub tangent_impulse: Real,
+    /// Unused, always zero: it makes the point a row of eight numbers.
+    pub spare: Real,
 }
 
 /// A touching contact as the solver reads it when preparing its constraint:
@@ -136,15 +139,29 @@ pub(crate) struct SolverPoint {
 /// bodies are in the cache, into a dense array in key order: about 80 bytes
 /// where the contact is a few hundred in a slot map, and the solver visits
 /// its constraints colour by colour, out of key order.
+///
+/// Laid out as three rows of eight numbers (a header, then each point),
+/// aligned to 32 bytes, so that the solver loads each row of a bundle's
+/// manifolds as one SIMD row and turns the rows into lanes with a transpose
+/// ([`Lanes::gather_rows`](crate::solver::lanes::Lanes::gather_rows)).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(32))]
 pub(crate) struct SolverManifold {
     pub normal: Vec2,
     pub friction: Real,
     pub restitution: Real,
+    /// How many of `points` are there, 1 or 2, held as a number so that the
+    /// header is a row of numbers like the points.
+    pub count: Real,
+    /// Unused, always zero: they make the header a row of eight numbers.
+    pub spare: [Real; 3],
+    /// The points; a second one absent is all zeros.
     pub points: [SolverPoint; 2],
-    /// How many of `points` are there: 1 or 2.
-    pub count: u32,
 }
+
+// Three rows of eight numbers, read as such (`SolverManifold::row`).
+const _: () = assert!(std::mem::size_of::<SolverManifold>() == 24 * std::mem::size_of::<Real>());
+const _: () = assert!(std::mem::size_of::<SolverPoint>() == 8 * std::mem::size_of::<Real>());
 
 impl SolverManifold {
     /// Contact `c`'s manifold for the solver, with `a` and `b` its bodies at
@@ -159,15 +176,30 @@ impl SolverManifold {
                 separation: p.separation,
                 normal_impulse: p.normal_impulse,
                 tangent_impulse: p.tangent_impulse,
+                spare: 0.0,
             };
         }
         Self {
             normal: c.normal,
             friction: c.friction,
             restitution: c.restitution,
+            count: c.points.len() as Real,
+            spare: [0.0; 3],
             points,
-            count: c.points.len() as u32,
         }
+    }
+
+    /// Row `r` of the manifold as eight numbers: 0 is the header (normal x
+    /// and y, friction, restitution, point count, three zeros), 1 and 2 the
+    /// points (anchor on A x and y, anchor on B x and y, separation, normal
+    /// and tangent impulse, a zero).
+    #[inline(always)]
+    pub fn row(&self, r: usize) -> &[Real; 8] {
+        let rows: *const [[Real; 8]; 3] = (self as *const SolverManifold).cast();
+        // SAFETY: `SolverManifold` is `repr(C)` and made of 24 `Real`s with
+        // no padding (asserted at compile time beside it), and `rows[r]` is
+        // checked to be in bounds.
+        unsafe { &(*rows)[r] }
     }
 }
 

@@ -28,6 +28,7 @@ use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, S
 use super::body_state::States;
 use super::bundles::LaneBundle;
 use super::contact_bundle::ContactBundle;
+use super::contact_solver::ContactSource;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::lane_passes::{Encoding, LanePass};
@@ -56,7 +57,15 @@ pub(crate) fn best_encoding() -> Encoding {
 /// so that a run costs one call and the constants of the pass are loaded
 /// once.
 macro_rules! eight_lane_passes {
-    ($features:literal, $what:literal, $contacts:ident, $points:ident, $revolutes:ident, $finish:ident) => {
+    (
+        $features:literal,
+        $what:literal,
+        $contacts:ident,
+        $points:ident,
+        $revolutes:ident,
+        $finish:ident,
+        $pack_contacts:ident
+    ) => {
         #[doc = concat!("Runs `pass` on each bundle of eight contacts, compiled for ", $what, ".")]
         ///
         /// # Safety
@@ -114,10 +123,25 @@ macro_rules! eight_lane_passes {
         pub(crate) unsafe fn $finish<B: LaneBundle>(bundle: &mut B) {
             bundle.finish();
         }
+
+        #[doc = concat!("Packs contacts `members` into `bundle` from `source` and completes it, compiled for ", $what, ".")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The processor must have ", $what, ".")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $pack_contacts(
+            source: &ContactSource,
+            bundle: &mut ContactBundle<Avx8>,
+            members: &[u32],
+        ) {
+            source.pack(bundle, members);
+            bundle.finish();
+        }
     };
 }
 
-eight_lane_passes!("avx", "AVX", contacts, points, revolutes, finish);
+eight_lane_passes!("avx", "AVX", contacts, points, revolutes, finish, pack_contacts);
 
 // The same instructions in AVX-512's encoding: thirty-two vector registers
 // instead of sixteen, so that a bundle's two bodies (seven numbers each)
@@ -130,7 +154,8 @@ eight_lane_passes!(
     contacts_evex,
     points_evex,
     revolutes_evex,
-    finish_evex
+    finish_evex,
+    pack_contacts_evex
 );
 
 /// Eight `f32` lanes in one AVX register.

@@ -154,8 +154,11 @@ impl<'a> States<'a> {
 /// world from finite input.
 pub(crate) const SANE_VELOCITY: Real = 1.0e5;
 
-/// What stays fixed during the step.
+/// What stays fixed during the step: a row of eight numbers, aligned so
+/// that a bundle loads each of its bodies' rows as one SIMD row
+/// ([`BodyParams::row`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(32))]
 pub(crate) struct BodyParams {
     pub inv_mass: Real,
     pub inv_inertia: Real,
@@ -167,6 +170,34 @@ pub(crate) struct BodyParams {
     pub linear_acceleration: Vec2,
     /// Angular velocity change per second from torques.
     pub angular_acceleration: Real,
+    /// Unused, always zero: it makes the parameters a row of eight numbers.
+    pub spare: Real,
+}
+
+const _: () = assert!(std::mem::size_of::<BodyParams>() == 8 * std::mem::size_of::<Real>());
+
+impl BodyParams {
+    /// The parameters of an immovable body: no inverse mass or inertia, no
+    /// damping, no acceleration.
+    pub const FIXED: BodyParams = BodyParams {
+        inv_mass: 0.0,
+        inv_inertia: 0.0,
+        linear_damping: 1.0,
+        angular_damping: 1.0,
+        linear_acceleration: Vec2::new(0.0, 0.0),
+        angular_acceleration: 0.0,
+        spare: 0.0,
+    };
+
+    /// The parameters as a row of eight numbers: inverse mass, inverse
+    /// inertia, linear and angular damping, linear acceleration x and y,
+    /// angular acceleration and a zero.
+    #[inline(always)]
+    pub fn row(&self) -> &[Real; 8] {
+        // SAFETY: `BodyParams` is `repr(C)` and made of eight `Real`s with no
+        // padding (asserted at compile time beside it).
+        unsafe { &*(self as *const BodyParams).cast::<[Real; 8]>() }
+    }
 }
 
 /// The states of one body per lane, as a bundle of constraints reads them.

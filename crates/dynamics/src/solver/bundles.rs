@@ -59,22 +59,40 @@ impl<W: Lanes> LaneBodies<W> {
 pub(crate) trait LaneBundle: Copy + Send {
     /// Constraints per bundle.
     const WIDTH: usize;
-    /// One constraint as prepared for a lane.
-    type Constraint;
     /// A bundle with every lane unused: its lanes compute impulses of zero.
     const EMPTY: Self;
-    /// Writes constraint `c`, number `index`, to lane `l`.
-    fn set_lane(&mut self, l: usize, index: u32, c: &Self::Constraint);
     /// Completes the bundle once its lanes are written: what can be computed
     /// for every lane at once is computed here.
     #[inline(always)]
     fn finish(&mut self) {}
 }
 
-/// Where [`fill_bundles`] gets constraint `i` from. Any `Fn(u32) -> C`
-/// is one; a type of its own whose method is inlined into the packing loop
-/// (contacts, `stages.rs`) spares a call per constraint and the copy of
-/// the constraint it returns, which a closure too large to inline costs.
+/// A bundle whose lanes are written one at a time, each from its
+/// constraint as prepared on its own (the joints; contacts are packed from
+/// rows, `contact_solver.rs`).
+pub(crate) trait LaneConstraints: LaneBundle {
+    /// One constraint as prepared for a lane.
+    type Constraint;
+    /// Writes constraint `c`, number `index`, to lane `l`.
+    fn set_lane(&mut self, l: usize, index: u32, c: &Self::Constraint);
+}
+
+/// Writes constraints `members` to the lanes of `bundle`, one per lane in
+/// order, each as `prepare` gives it; the other lanes are left unused.
+#[inline(always)]
+pub(crate) fn fill_lanes<B: LaneConstraints>(
+    bundle: &mut B,
+    members: &[u32],
+    prepare: &impl ConstraintSource<B::Constraint>,
+) {
+    *bundle = B::EMPTY;
+    for (l, &member) in members.iter().enumerate() {
+        bundle.set_lane(l, member, &prepare.constraint(member));
+    }
+}
+
+/// Where [`fill_lanes`] gets constraint `i` from. Any `Fn(u32) -> C`
+/// is one.
 pub(crate) trait ConstraintSource<C>: Sync {
     /// Constraint `i`, prepared.
     fn constraint(&self, i: u32) -> C;
@@ -119,24 +137,23 @@ fn width<B: LaneBundle>(color: usize) -> usize {
 }
 
 /// Fills `bundles`, which are the sized bundles (see [`size_bundles`]) from
-/// number `first` on, from their constraints: constraint `i` is built by
-/// `prepare.constraint(i)`. Each bundle depends only on its own
-/// constraints, so any part of the list can be filled apart from the rest.
+/// number `first` on, from their constraints: `fill(bundle, members)`
+/// writes the constraints `members` to `bundle`, one per lane, and
+/// completes it ([`LaneBundle::finish`]). Each bundle depends only on its
+/// own constraints, so any part of the list can be filled apart from the
+/// rest.
 ///
 /// Colour order visits the constraints' records out of memory order, so
 /// before filling a bundle, `ahead(i)` is called for each constraint `i` of
 /// the bundle [`AHEAD`] places on: it may ask for their data to be fetched
-/// (a prefetch), which then arrives while this bundle is being filled. Once
-/// filled, a bundle is handed to `finish` (which calls [`LaneBundle::finish`],
-/// compiled for the lanes' instructions).
+/// (a prefetch), which then arrives while this bundle is being filled.
 pub(crate) fn fill_bundles<B: LaneBundle>(
     coloring: &ColorOrder,
     starts: &[usize; COLOR_COUNT + 1],
     first: usize,
     bundles: &mut [B],
-    prepare: &impl ConstraintSource<B::Constraint>,
+    fill: &impl Fn(&mut B, &[u32]),
     ahead: &impl Fn(u32),
-    finish: &impl Fn(&mut B),
 ) {
     let total = starts[COLOR_COUNT];
     if bundles.is_empty() {
@@ -162,11 +179,7 @@ pub(crate) fn fill_bundles<B: LaneBundle>(
             }
             members(i + AHEAD, ahead_color).iter().for_each(|&m| ahead(m));
         }
-        *bundle = B::EMPTY;
-        for (l, &member) in members(i, color).iter().enumerate() {
-            bundle.set_lane(l, member, &prepare.constraint(member));
-        }
-        finish(bundle);
+        fill(bundle, members(i, color));
     }
 }
 
@@ -181,15 +194,19 @@ pub(crate) fn pack_bundles<B, F, A, E>(
     ahead: A,
     finish: E,
 ) where
-    B: LaneBundle,
+    B: LaneConstraints,
     F: ConstraintSource<B::Constraint>,
     A: Fn(u32) + Sync,
     E: Fn(&mut B) + Sync,
 {
     size_bundles(coloring, bundles, starts);
     let starts = &*starts;
+    let lanes = |bundle: &mut B, members: &[u32]| {
+        fill_lanes(bundle, members, &prepare);
+        finish(bundle);
+    };
     let fill = |(chunk, bundles): (usize, &mut [B])| {
-        fill_bundles(coloring, starts, chunk * PACK_CHUNK, bundles, &prepare, &ahead, &finish);
+        fill_bundles(coloring, starts, chunk * PACK_CHUNK, bundles, &lanes, &ahead);
     };
     if bundles.len() < 2 * PACK_CHUNK {
         fill((0, &mut bundles[..]));

@@ -16,8 +16,11 @@ use lamina_geometry::Real;
 
 use super::body_state::{BodiesW, States};
 use super::bundles::{LaneBodies, LaneBundle};
-use super::contact_solver::{ContactConstraint, MAX_CONDITION};
-use super::lanes::{Lanes, Vec2W, Wide, lane, max, min, select, set_flag};
+use super::lanes::{Lanes, Vec2W, Wide, lane, max, min, select};
+
+/// Largest condition number for which two points are solved as a block; beyond
+/// it the points are nearly redundant and sequential impulses are safer.
+pub(crate) const MAX_CONDITION: Real = 1000.0;
 
 /// One manifold point of every lane.
 #[derive(Clone, Copy, Debug)]
@@ -75,7 +78,6 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
 }
 
 impl<W: Lanes> LaneBundle for ContactBundle<W> {
-    type Constraint = ContactConstraint;
     const WIDTH: usize = W::N;
     const EMPTY: ContactBundle<W> = ContactBundle {
         bodies: LaneBodies::EMPTY,
@@ -95,46 +97,12 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
     };
 
     #[inline(always)]
-    fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
-        ContactBundle::set_lane(self, l, index, c);
-    }
-
-    #[inline(always)]
     fn finish(&mut self) {
         ContactBundle::finish(self);
     }
 }
 
 impl<W: Lanes> ContactBundle<W> {
-    /// Writes constraint `c`, number `index`, to lane `l`.
-    #[inline(always)]
-    fn set_lane(&mut self, l: usize, index: u32, c: &ContactConstraint) {
-        let set = |w: &mut W, value: Real| w.set_lane(l, value);
-        self.bodies.set_lane(l, index, (c.a, c.b), [c.inv_mass_a, c.inv_i_a, c.inv_mass_b, c.inv_i_b]);
-        set(&mut self.normal.x, c.normal.x);
-        set(&mut self.normal.y, c.normal.y);
-        set(&mut self.friction, c.friction);
-        set(&mut self.restitution, c.restitution);
-        set(&mut self.bias_rate, c.softness.bias_rate);
-        set(&mut self.mass_scale, c.softness.mass_scale);
-        set(&mut self.impulse_scale, c.softness.impulse_scale);
-        if c.count == 2 {
-            set_flag(&mut self.has_block, l);
-        }
-        set_flag(&mut self.used, l);
-        for (p, cp) in self.points.iter_mut().zip(&c.points[..c.count]) {
-            set(&mut p.anchor_a.x, cp.anchor_a.x);
-            set(&mut p.anchor_a.y, cp.anchor_a.y);
-            set(&mut p.anchor_b.x, cp.anchor_b.x);
-            set(&mut p.anchor_b.y, cp.anchor_b.y);
-            // The separation itself, until `finish` takes the anchors' part out.
-            set(&mut p.base_separation, cp.separation);
-            set(&mut p.normal_impulse, cp.normal_impulse);
-            set(&mut p.tangent_impulse, cp.tangent_impulse);
-            set(&mut p.relative_velocity, cp.relative_velocity);
-        }
-    }
-
     /// Completes the packed lanes, all at once: for a point with anchors `rA`,
     /// `rB` (from each centre of mass) and direction `d`, the effective mass
     /// is `1 / (mA + mB + iA (rA × d)² + iB (rB × d)²)`, the impulse along `d`

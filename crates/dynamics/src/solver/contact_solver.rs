@@ -2,108 +2,147 @@
 //! points) and Coulomb friction along the tangent, solved by sequential impulses
 //! (the solving itself, several constraints at a time, is in `contact_bundle.rs`).
 //!
-//! Preparing a contact is split in two. What needs the contact and its bodies
-//! is read here, one contact at a time, into a [`ContactConstraint`]: the
-//! anchors and impulses from the solver manifold the narrow phase left
-//! (`narrow_phase.rs`), the velocity before solving from the bodies' states.
-//! The arithmetic that needs only those numbers (effective masses, the
-//! two-point block, the separation's base) is done for a whole bundle at once
-//! in its lanes (`ContactBundle::finish`).
+//! Preparing a bundle of contacts is split in two. What needs the contacts
+//! and their bodies is packed here ([`ContactSource::pack`]): the normals,
+//! materials, anchors and impulses from the solver manifolds the narrow
+//! phase left (`narrow_phase.rs`), the inverse masses from the bodies'
+//! parameters. Both are rows of eight numbers, so a bundle loads each of its
+//! contacts' rows whole and turns them into lanes with a transpose, instead
+//! of writing every number of every lane on its own. The arithmetic that
+//! needs only those numbers (effective masses, the two-point block, the
+//! separation's base) is then done for the whole bundle at once in its lanes
+//! (`ContactBundle::finish`).
 
 use lamina_geometry::{Real, Vec2};
 
 use super::Softness;
-use super::body_state::BodyState;
+use super::body_state::{BodyParams, BodyState, States};
+use super::bundles::{LaneBodies, LaneBundle};
+use super::contact_bundle::{ContactBundle, PointW};
+use super::lanes::{Lanes, Vec2W};
+use crate::body::NO_INDEX;
 use crate::narrow_phase::SolverManifold;
-use crate::solver::body_state::BodyParams;
 
-/// One manifold point as a lane receives it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct ConstraintPoint {
-    /// From A's centre of mass to the point, world orientation at the step's start.
-    pub anchor_a: Vec2,
-    /// From B's centre of mass to the point.
-    pub anchor_b: Vec2,
-    /// Separation at the step's start.
-    pub separation: Real,
-    pub normal_impulse: Real,
-    pub tangent_impulse: Real,
-    /// Normal velocity before solving, for restitution (zero where the
-    /// contact does not bounce).
-    pub relative_velocity: Real,
-}
+/// The row of a lane that holds no contact, or of a second point that is
+/// not there: zeros.
+const ZERO_ROW: [Real; 8] = [0.0; 8];
 
-/// A contact's constraint for one step, as read off the contact.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ContactConstraint {
-    /// Solver index of body A, or `NO_INDEX` for an immovable body.
-    pub a: u32,
-    pub b: u32,
-    pub inv_mass_a: Real,
-    pub inv_i_a: Real,
-    pub inv_mass_b: Real,
-    pub inv_i_b: Real,
-    pub normal: Vec2,
-    pub friction: Real,
-    pub restitution: Real,
+/// Where the contacts' constraints come from while they are packed: each
+/// from its solver manifold and its bodies' parameters (and, where it
+/// bounces, states).
+pub(crate) struct ContactSource<'a> {
+    /// The solver manifolds, in contact order.
+    pub manifolds: &'a [SolverManifold],
+    /// Contact `i`'s place among `manifolds`.
+    pub places: &'a [u32],
+    /// Contact `i`'s bodies' solver indices (`NO_INDEX` for immovable ones).
+    pub indices: &'a [(u32, u32)],
+    /// The bodies' parameters, by solver index.
+    pub params: &'a [BodyParams],
+    /// The bodies' states: read only where a contact bounces, for its
+    /// approach velocity.
+    pub states: &'a States<'a>,
+    /// The softness of contacts between two movable bodies.
     pub softness: Softness,
-    pub points: [ConstraintPoint; 2],
-    pub count: usize,
+    /// The softness of contacts with an immovable body: nothing on the other
+    /// side gives way, so a stiffer spring is still stable.
+    pub static_softness: Softness,
+    /// Whether last step's impulses are applied again.
+    pub warm_start: bool,
 }
 
-/// Builds the constraint of a touching contact from its solver manifold.
-#[inline(always)]
-pub(crate) fn prepare(
-    manifold: &SolverManifold,
-    (a, b): (u32, u32),
-    (params_a, params_b): (&BodyParams, &BodyParams),
-    (state_a, state_b): (&BodyState, &BodyState),
-    softness: Softness,
-    static_softness: Softness,
-    warm_start: bool,
-) -> ContactConstraint {
-    let (ma, ia, mb, ib) = (params_a.inv_mass, params_a.inv_inertia, params_b.inv_mass, params_b.inv_inertia);
-    let n = manifold.normal;
-    let count = manifold.count as usize;
-    let mut points = [ConstraintPoint::default(); 2];
-    // Only restitution reads the approach velocity, and only where the
-    // contact bounces: others skip the bodies' states.
-    let bouncy = manifold.restitution > 0.0;
-    for (cp, p) in points.iter_mut().zip(&manifold.points[..count]) {
-        let (ra, rb) = (p.anchor_a, p.anchor_b);
-        let relative_velocity =
-            if bouncy { n.dot(&relative_velocity(state_a, state_b, &ra, &rb)) } else { 0.0 };
-        *cp = ConstraintPoint {
-            anchor_a: ra,
-            anchor_b: rb,
-            separation: p.separation,
-            normal_impulse: if warm_start { p.normal_impulse } else { 0.0 },
-            tangent_impulse: if warm_start { p.tangent_impulse } else { 0.0 },
-            relative_velocity,
+impl ContactSource<'_> {
+    /// Writes contacts `members` (one per lane, the rest of the lanes
+    /// unused) to `bundle`, which [`LaneBundle::finish`] then completes.
+    #[inline(always)]
+    pub fn pack<W: Lanes>(&self, bundle: &mut ContactBundle<W>, members: &[u32]) {
+        debug_assert!(!members.is_empty() && members.len() <= W::N);
+        *bundle = <ContactBundle<W> as LaneBundle>::EMPTY;
+        let manifold = |l: usize| members.get(l).map(|&i| &self.manifolds[self.places[i as usize] as usize]);
+        let params =
+            |i: u32| if i == NO_INDEX { BodyParams::FIXED.row() } else { self.params[i as usize].row() };
+        let pair = |l: usize| members.get(l).map_or((NO_INDEX, NO_INDEX), |&i| self.indices[i as usize]);
+
+        let mut bodies = LaneBodies::<W>::EMPTY;
+        let mut used = W::ZERO;
+        for (l, &i) in members.iter().enumerate() {
+            let (a, b) = self.indices[i as usize];
+            bodies.members.as_mut()[l] = i;
+            bodies.a.as_mut()[l] = a;
+            bodies.b.as_mut()[l] = b;
+            used.set_flag(l);
+        }
+        let [ma, ia, ..] = W::gather_rows(|l| params(pair(l).0));
+        let [mb, ib, ..] = W::gather_rows(|l| params(pair(l).1));
+        (bodies.inv_mass_a, bodies.inv_i_a, bodies.inv_mass_b, bodies.inv_i_b) = (ma, ia, mb, ib);
+        bundle.bodies = bodies;
+
+        let [nx, ny, friction, restitution, count, ..] =
+            W::gather_rows(|l| manifold(l).map_or(&ZERO_ROW, |m| m.row(0)));
+        bundle.normal = Vec2W { x: nx, y: ny };
+        bundle.friction = friction;
+        bundle.restitution = restitution;
+        bundle.used = used;
+        let two = count.simd_eq(W::splat(2.0));
+        bundle.has_block = two;
+
+        // Contacts with an immovable body (no mass, no inertia) take the
+        // stiffer softness; unused lanes keep the empty bundle's.
+        let zero = W::ZERO;
+        let still = |m: W, i: W| m.simd_eq(zero) & i.simd_eq(zero);
+        let immovable = still(ma, ia) | still(mb, ib);
+        let soft = |fixed: Real, moving: Real, empty: W| {
+            used.select(immovable.select(W::splat(fixed), W::splat(moving)), empty)
         };
+        let (s, f) = (self.softness, self.static_softness);
+        bundle.bias_rate = soft(f.bias_rate, s.bias_rate, <ContactBundle<W> as LaneBundle>::EMPTY.bias_rate);
+        bundle.mass_scale =
+            soft(f.mass_scale, s.mass_scale, <ContactBundle<W> as LaneBundle>::EMPTY.mass_scale);
+        bundle.impulse_scale =
+            soft(f.impulse_scale, s.impulse_scale, <ContactBundle<W> as LaneBundle>::EMPTY.impulse_scale);
+
+        let points = 1 + usize::from(two.any());
+        for k in 0..points {
+            let [rax, ray, rbx, rby, separation, normal_impulse, tangent_impulse, _] =
+                W::gather_rows(|l| manifold(l).map_or(&ZERO_ROW, |m| m.row(1 + k)));
+            let p: &mut PointW<W> = &mut bundle.points[k];
+            p.anchor_a = Vec2W { x: rax, y: ray };
+            p.anchor_b = Vec2W { x: rbx, y: rby };
+            // The separation itself, until `finish` takes the anchors' part out.
+            p.base_separation = separation;
+            if self.warm_start {
+                p.normal_impulse = normal_impulse;
+                p.tangent_impulse = tangent_impulse;
+            }
+        }
+
+        // Only restitution reads the approach velocity, and only where the
+        // contact bounces: others skip the bodies' states.
+        if restitution.simd_gt(zero).any() {
+            for (l, m) in (0..members.len()).filter_map(|l| manifold(l).map(|m| (l, m))) {
+                if m.restitution > 0.0 {
+                    self.set_approach_velocities(bundle, l, m, pair(l));
+                }
+            }
+        }
     }
-    // Contacts against immovable bodies are made twice as stiff: nothing on the
-    // other side gives way, so the stiffer spring is still stable.
-    let immovable = (ma == 0.0 && ia == 0.0) || (mb == 0.0 && ib == 0.0);
-    ContactConstraint {
-        a,
-        b,
-        inv_mass_a: ma,
-        inv_i_a: ia,
-        inv_mass_b: mb,
-        inv_i_b: ib,
-        normal: n,
-        friction: manifold.friction,
-        restitution: manifold.restitution,
-        softness: if immovable { static_softness } else { softness },
-        points,
-        count,
+
+    /// Writes to lane `l` of `bundle` the normal velocity before solving of
+    /// each point of manifold `m`, whose bodies have solver indices `(a, b)`.
+    fn set_approach_velocities<W: Lanes>(
+        &self,
+        bundle: &mut ContactBundle<W>,
+        l: usize,
+        m: &SolverManifold,
+        (a, b): (u32, u32),
+    ) {
+        let (sa, sb) = (self.states.load(a), self.states.load(b));
+        for (p, mp) in bundle.points.iter_mut().zip(&m.points[..m.count as usize]) {
+            let v = m.normal.dot(&relative_velocity(&sa, &sb, &mp.anchor_a, &mp.anchor_b));
+            p.relative_velocity.set_lane(l, v);
+        }
     }
 }
-
-/// Largest condition number for which two points are solved as a block; beyond
-/// it the points are nearly redundant and sequential impulses are safer.
-pub(crate) const MAX_CONDITION: Real = 1000.0;
 
 /// Velocity of B's material point relative to A's at the anchors.
 #[inline]
@@ -111,4 +150,151 @@ fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: &Vec2, rb: &Vec2) -> Ve
     let va = sa.v + Vec2::new(-ra.y, ra.x) * sa.w;
     let vb = sb.v + Vec2::new(-rb.y, rb.x) * sb.w;
     vb - va
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrow_phase::SolverPoint;
+    use crate::solver::lanes::{LANES, Wide, lane};
+    use crate::test_rng::Rng;
+
+    /// Random manifolds of one and two points, between movable and
+    /// immovable bodies, some bouncing, packed into bundles of every fill:
+    /// every lane holds its contact's numbers, read off the manifold and the
+    /// bodies directly (the oracle), and the unused lanes hold the empty
+    /// bundle's. Run for four lanes, and for eight where the processor has
+    /// AVX; with and without warm starting.
+    #[test]
+    fn packed_lanes_hold_their_contacts() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let value = |rng: &mut Rng| rng.unit() * 4.0 - 2.0;
+        let bodies = 12;
+        let params: Vec<BodyParams> = (0..bodies)
+            .map(|_| BodyParams {
+                inv_mass: 0.5 + rng.unit(),
+                inv_inertia: 0.5 + rng.unit(),
+                ..BodyParams::FIXED
+            })
+            .collect();
+        let mut states: Vec<BodyState> = (0..bodies)
+            .map(|_| BodyState::at_rest_with(Vec2::new(value(&mut rng), value(&mut rng)), value(&mut rng)))
+            .collect();
+        let states = States::new(&mut states);
+        let mut manifolds = Vec::new();
+        let mut indices = Vec::new();
+        for i in 0..40u32 {
+            let count = 1 + (i % 3 == 0) as usize;
+            let mut points = [SolverPoint::default(); 2];
+            for p in &mut points[..count] {
+                *p = SolverPoint {
+                    anchor_a: Vec2::new(value(&mut rng), value(&mut rng)),
+                    anchor_b: Vec2::new(value(&mut rng), value(&mut rng)),
+                    separation: value(&mut rng),
+                    normal_impulse: rng.unit(),
+                    tangent_impulse: value(&mut rng),
+                    spare: 0.0,
+                };
+            }
+            manifolds.push(SolverManifold {
+                normal: Vec2::new(value(&mut rng), value(&mut rng)),
+                friction: rng.unit(),
+                restitution: if i % 5 == 0 { rng.unit() } else { 0.0 },
+                count: count as Real,
+                spare: [0.0; 3],
+                points,
+            });
+            let a = if i % 4 == 1 { NO_INDEX } else { i % bodies };
+            indices.push((a, (i * 7 + 3) % bodies));
+        }
+        // Contact `i`'s manifold lies at place `39 - i`.
+        let places: Vec<u32> = (0..40).rev().collect();
+        let manifolds: Vec<SolverManifold> = manifolds.into_iter().rev().collect();
+        let softness = Softness { bias_rate: 3.0, mass_scale: 0.75, impulse_scale: 0.25 };
+        let static_softness = Softness { bias_rate: 5.0, mass_scale: 0.5, impulse_scale: 0.125 };
+        for warm_start in [true, false] {
+            let source = ContactSource {
+                manifolds: &manifolds,
+                places: &places,
+                indices: &indices,
+                params: &params,
+                states: &states,
+                softness,
+                static_softness,
+                warm_start,
+            };
+            check::<Wide>(&source);
+            #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+            if crate::solver::avx::available() {
+                check::<crate::solver::avx::Avx8>(&source);
+            }
+        }
+
+        fn check<W: Lanes>(source: &ContactSource) {
+            let width = W::N;
+            assert!(width >= LANES);
+            for first in (0..40).step_by(width) {
+                for used in [1, width / 2, width] {
+                    let members: Vec<u32> = (first..first + used as u32).collect();
+                    let mut bundle = <ContactBundle<W> as LaneBundle>::EMPTY;
+                    source.pack(&mut bundle, &members);
+                    for l in 0..width {
+                        check_lane(source, &bundle, members.get(l).copied(), l);
+                    }
+                }
+            }
+        }
+
+        fn check_lane<W: Lanes>(
+            source: &ContactSource,
+            bundle: &ContactBundle<W>,
+            member: Option<u32>,
+            l: usize,
+        ) {
+            let empty = <ContactBundle<W> as LaneBundle>::EMPTY;
+            let Some(i) = member else {
+                assert_eq!(bundle.bodies.members.as_ref()[l], NO_INDEX);
+                assert_eq!(lane(&bundle.used, l).to_bits(), 0);
+                assert_eq!(lane(&bundle.mass_scale, l), lane(&empty.mass_scale, l));
+                assert_eq!(lane(&bundle.bodies.inv_mass_a, l), 0.0);
+                return;
+            };
+            let m = &source.manifolds[source.places[i as usize] as usize];
+            let (a, b) = source.indices[i as usize];
+            let param = |k: u32| if k == NO_INDEX { BodyParams::FIXED } else { source.params[k as usize] };
+            assert_eq!(bundle.bodies.members.as_ref()[l], i);
+            assert_eq!((bundle.bodies.a.as_ref()[l], bundle.bodies.b.as_ref()[l]), (a, b));
+            assert_eq!(lane(&bundle.bodies.inv_mass_a, l), param(a).inv_mass);
+            assert_eq!(lane(&bundle.bodies.inv_i_a, l), param(a).inv_inertia);
+            assert_eq!(lane(&bundle.bodies.inv_mass_b, l), param(b).inv_mass);
+            assert_eq!(lane(&bundle.bodies.inv_i_b, l), param(b).inv_inertia);
+            assert_eq!((lane(&bundle.normal.x, l), lane(&bundle.normal.y, l)), (m.normal.x, m.normal.y));
+            assert_eq!(lane(&bundle.friction, l), m.friction);
+            assert_eq!(lane(&bundle.restitution, l), m.restitution);
+            assert!(lane(&bundle.used, l).is_nan(), "lane {l} marked used");
+            assert_eq!(lane(&bundle.has_block, l).is_nan(), m.count == 2.0);
+            let soft = if a == NO_INDEX { source.static_softness } else { source.softness };
+            assert_eq!(lane(&bundle.bias_rate, l), soft.bias_rate);
+            assert_eq!(lane(&bundle.mass_scale, l), soft.mass_scale);
+            assert_eq!(lane(&bundle.impulse_scale, l), soft.impulse_scale);
+            let (sa, sb) = (source.states.load(a), source.states.load(b));
+            for (k, p) in bundle.points.iter().enumerate() {
+                let mp = if k < m.count as usize { m.points[k] } else { SolverPoint::default() };
+                let at = |w: &W| lane(w, l);
+                assert_eq!((at(&p.anchor_a.x), at(&p.anchor_a.y)), (mp.anchor_a.x, mp.anchor_a.y));
+                assert_eq!((at(&p.anchor_b.x), at(&p.anchor_b.y)), (mp.anchor_b.x, mp.anchor_b.y));
+                assert_eq!(at(&p.base_separation), mp.separation);
+                let warm = |x: Real| if source.warm_start { x } else { 0.0 };
+                assert_eq!(at(&p.normal_impulse), warm(mp.normal_impulse));
+                assert_eq!(at(&p.tangent_impulse), warm(mp.tangent_impulse));
+                let approach = if m.restitution > 0.0 && k < m.count as usize {
+                    m.normal.dot(&relative_velocity(&sa, &sb, &mp.anchor_a, &mp.anchor_b))
+                } else {
+                    0.0
+                };
+                assert_eq!(at(&p.relative_velocity), approach);
+                assert_eq!(at(&p.max_normal_impulse), 0.0);
+            }
+        }
+    }
 }

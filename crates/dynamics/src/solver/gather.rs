@@ -63,6 +63,7 @@ pub(super) fn body_entry(b: &Body, settings: &WorldSettings, h: Real) -> (BodySt
             Vec2::zeros()
         },
         angular_acceleration: if dynamic { b.torque * b.inv_inertia } else { 0.0 },
+        spare: 0.0,
     };
     (BodyState::at_rest_with(b.linear_velocity, b.angular_velocity), params)
 }
@@ -129,7 +130,7 @@ pub(super) fn gather_bodies(
     awake.resize(total, BodyKey::null());
     first_colliders.resize(total, None);
     states.resize(total, BodyState::FIXED);
-    params.resize(total, super::stages::FIXED_PARAMS);
+    params.resize(total, BodyParams::FIXED);
     solver_of_slot.resize(end, (0, NO_INDEX));
 
     // Second pass: each run writes its entries from where the runs before

@@ -11,9 +11,12 @@ use lamina_geometry::Real;
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 use super::avx::Avx8;
 use super::body_state::States;
-use super::bundles::{ConstraintSource, LaneBundle, fill_bundles, pack_bundles, size_bundles};
+use super::bundles::{
+    ConstraintSource, LaneBundle, LaneConstraints, fill_bundles, pack_bundles, size_bundles,
+};
 use super::constraint_graph::{COLOR_COUNT, ColorOrder};
 use super::contact_bundle::ContactBundle;
+use super::contact_solver::ContactSource;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::lanes::Lanes;
@@ -59,7 +62,7 @@ impl<B4, B8> Bundles<B4, B8> {
     }
 }
 
-impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8> {
+impl<B4: LaneBundle, B8: LaneBundle> Bundles<B4, B8> {
     /// Sizes the bundles of this width for the coloured constraints, to be
     /// filled later by the blocks of a stage (see [`size_bundles`] and
     /// [`BundleBlocks::fill`]).
@@ -69,9 +72,11 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> Bundles<B4, B8
             Bundles::Eight(bundles, _) => size_bundles(coloring, bundles, starts),
         }
     }
+}
 
-    /// Packs the coloured constraints into bundles of this width (see
-    /// [`pack_bundles`]).
+impl<B4: LaneConstraints, B8: LaneConstraints<Constraint = B4::Constraint>> Bundles<B4, B8> {
+    /// Packs the coloured constraints into bundles of this width, lane by
+    /// lane (see [`pack_bundles`]).
     pub(crate) fn pack(
         &mut self,
         coloring: &ColorOrder,
@@ -207,9 +212,11 @@ impl<'a, B4: Send, B8: Send> BundleBlocks<'a, B4, B8> {
     }
 }
 
-impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> BundleBlocks<'_, B4, B8> {
+impl<B4: LaneBundle, B8: LaneBundle> BundleBlocks<'_, B4, B8> {
     /// Fills the bundles `range` of those sized for `coloring` (see
-    /// [`fill_bundles`]).
+    /// [`fill_bundles`]): `fill4`, or `fill8` with the encoding to run in,
+    /// whichever fits the width, writes a bundle's constraints to its lanes
+    /// and completes it.
     ///
     /// # Safety
     ///
@@ -220,7 +227,8 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> BundleBlocks<'
         range: Range<usize>,
         coloring: &ColorOrder,
         starts: &[usize; COLOR_COUNT + 1],
-        prepare: &impl ConstraintSource<B4::Constraint>,
+        fill4: &impl Fn(&mut B4, &[u32]),
+        fill8: &impl Fn(&mut B8, &[u32], Encoding),
         ahead: &impl Fn(u32),
     ) {
         if range.is_empty() {
@@ -230,18 +238,15 @@ impl<B4: LaneBundle, B8: LaneBundle<Constraint = B4::Constraint>> BundleBlocks<'
         // SAFETY: the caller's promise.
         match self {
             BundleBlocks::Four(b) => {
-                fill_bundles(coloring, starts, first, unsafe { b.range(range) }, prepare, ahead, &|b| {
-                    b.finish()
-                })
+                fill_bundles(coloring, starts, first, unsafe { b.range(range) }, fill4, ahead)
             }
             &BundleBlocks::Eight(ref b, encoding) => fill_bundles(
                 coloring,
                 starts,
                 first,
                 unsafe { b.range(range) },
-                prepare,
+                &|b: &mut B8, members: &[u32]| fill8(b, members, encoding),
                 ahead,
-                &|b: &mut B8| eight_finish(b, encoding),
             ),
         }
     }
@@ -265,6 +270,37 @@ fn eight_finish<B: LaneBundle>(bundle: &mut B, encoding: Encoding) {
 /// Without eight lanes the solver never holds eight-lane bundles.
 #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
 fn eight_finish<B: LaneBundle>(bundle: &mut B, _: Encoding) {
+    bundle.finish();
+}
+
+/// Packs contacts `members` into `bundle` from `source` and completes it,
+/// compiled for AVX in `encoding`.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+#[inline(always)]
+pub(crate) fn eight_pack_contacts(
+    source: &ContactSource,
+    bundle: &mut ContactBundle<Eight>,
+    members: &[u32],
+    encoding: Encoding,
+) {
+    // SAFETY: as in `eight_finish`.
+    unsafe {
+        match encoding {
+            Encoding::Vex => super::avx::pack_contacts(source, bundle, members),
+            Encoding::Evex => super::avx::pack_contacts_evex(source, bundle, members),
+        }
+    }
+}
+
+/// Without eight lanes the solver never holds eight-lane bundles.
+#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+pub(crate) fn eight_pack_contacts(
+    source: &ContactSource,
+    bundle: &mut ContactBundle<Eight>,
+    members: &[u32],
+    _: Encoding,
+) {
+    source.pack(bundle, members);
     bundle.finish();
 }
 

@@ -20,19 +20,18 @@ use slotmap::SlotMap;
 
 use super::Softness;
 use super::body_state::{BodyParams, BodyState, States};
-use super::bundles::ConstraintSource;
 use super::constraint_graph::ColorOrder;
 use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
 use super::contact_bundle::ContactBundle;
-use super::contact_solver::{ContactConstraint, prepare as prepare_contact};
+use super::contact_solver::ContactSource;
 use super::gather;
 use super::integrate;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::joints::{JointBody, JointConstraint, JointContext};
 use super::lane_passes::{
-    BundleBlocks, Bundles, Eight, LanePass, Restitution, Solve, WarmStart, eight_contacts, eight_points,
-    eight_revolutes,
+    BundleBlocks, Bundles, Eight, LanePass, Restitution, Solve, WarmStart, eight_contacts,
+    eight_pack_contacts, eight_points, eight_revolutes,
 };
 use super::lanes::Lanes;
 use super::team::{BlockSlice, Pace, Team, splits};
@@ -169,16 +168,6 @@ pub(crate) struct Solver {
     #[cfg(test)]
     pub force_lists_on_pool: Option<bool>,
 }
-
-/// The parameters of an immovable body.
-pub(super) const FIXED_PARAMS: BodyParams = BodyParams {
-    inv_mass: 0.0,
-    inv_inertia: 0.0,
-    linear_damping: 1.0,
-    angular_damping: 1.0,
-    linear_acceleration: Vec2::new(0.0, 0.0),
-    angular_acceleration: 0.0,
-};
 
 impl Solver {
     /// Solves contacts and point joints four at a time whatever the processor
@@ -923,7 +912,19 @@ impl ColorView<'_> {
     ) {
         self.each_contact_range(colors, items, |contacts| {
             // SAFETY: the caller's promise.
-            unsafe { self.contacts.fill(contacts, self.contact_order, self.contact_starts, source, ahead) };
+            unsafe {
+                self.contacts.fill(
+                    contacts,
+                    self.contact_order,
+                    self.contact_starts,
+                    &|b, members| {
+                        source.pack(b, members);
+                        b.finish();
+                    },
+                    &|b, members, encoding| eight_pack_contacts(source, b, members, encoding),
+                    ahead,
+                )
+            };
         });
     }
 
@@ -1117,39 +1118,6 @@ fn write_contact_impulses(
             .for_each(|(contacts, staged)| write(contacts, staged));
     }
     *buffer = recycle(borrowed);
-}
-
-/// Where the contacts' constraints come from while they are packed: each
-/// from its solver manifold and its bodies' parameters and states.
-struct ContactSource<'a> {
-    manifolds: &'a [SolverManifold],
-    places: &'a [u32],
-    indices: &'a [(u32, u32)],
-    params: &'a [BodyParams],
-    /// Read only where a contact bounces (see `contact_solver::prepare`).
-    states: &'a States<'a>,
-    softness: Softness,
-    static_softness: Softness,
-    warm_start: bool,
-}
-
-impl ConstraintSource<ContactConstraint> for ContactSource<'_> {
-    #[inline(always)]
-    fn constraint(&self, i: u32) -> ContactConstraint {
-        let m = &self.manifolds[self.places[i as usize] as usize];
-        let (ia, ib) = self.indices[i as usize];
-        let param = |i: u32| if i == NO_INDEX { &FIXED_PARAMS } else { &self.params[i as usize] };
-        let state = |i: u32| if m.restitution > 0.0 { self.states.load(i) } else { BodyState::FIXED };
-        prepare_contact(
-            m,
-            (ia, ib),
-            (param(ia), param(ib)),
-            (&state(ia), &state(ib)),
-            self.softness,
-            self.static_softness,
-            self.warm_start,
-        )
-    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use super::{JointBody, JointContext, rigid_softness, world_anchor};
 use crate::joint::Joint;
 use crate::solver::Softness;
 use crate::solver::body_state::{BodiesW, States};
-use crate::solver::bundles::{LaneBodies, LaneBundle};
+use crate::solver::bundles::{LaneBodies, LaneBundle, LaneConstraints};
 use crate::solver::lanes::{Lanes, Vec2W, Wide, lane, select};
 
 /// One plain point joint as prepared for a lane: only what its rows read.
@@ -85,7 +85,6 @@ pub(crate) struct PointJointBundle<W: Lanes = Wide> {
 }
 
 impl<W: Lanes> LaneBundle for PointJointBundle<W> {
-    type Constraint = PointJoint;
     const WIDTH: usize = W::N;
 
     const EMPTY: PointJointBundle<W> = PointJointBundle {
@@ -98,6 +97,10 @@ impl<W: Lanes> LaneBundle for PointJointBundle<W> {
         impulse_scale: W::ZERO,
         impulse: Vec2W { x: W::ZERO, y: W::ZERO },
     };
+}
+
+impl<W: Lanes> LaneConstraints for PointJointBundle<W> {
+    type Constraint = PointJoint;
 
     fn set_lane(&mut self, l: usize, index: u32, c: &PointJoint) {
         let set = |w: &mut W, value: Real| w.set_lane(l, value);

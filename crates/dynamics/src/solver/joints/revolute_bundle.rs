@@ -21,7 +21,7 @@ use super::JointConstraint;
 use super::point_bundle::{apply_at_anchors, point_mass_matrix, solve_2x2, turned_anchors};
 use crate::joint::JointImpulses;
 use crate::solver::body_state::{BodiesW, States};
-use crate::solver::bundles::{LaneBodies, LaneBundle};
+use crate::solver::bundles::{LaneBodies, LaneBundle, LaneConstraints};
 use crate::solver::lanes::{Lanes, RotW, Vec2W, Wide, lane, max, min, select, set_flag};
 
 /// Revolute joints with angular rows, one per lane, in struct-of-arrays form.
@@ -67,7 +67,6 @@ pub(crate) struct RevoluteBundle<W: Lanes = Wide> {
 }
 
 impl<W: Lanes> LaneBundle for RevoluteBundle<W> {
-    type Constraint = JointConstraint;
     const WIDTH: usize = W::N;
 
     const EMPTY: RevoluteBundle<W> = RevoluteBundle {
@@ -97,6 +96,10 @@ impl<W: Lanes> LaneBundle for RevoluteBundle<W> {
         lower_impulse: W::ZERO,
         upper_impulse: W::ZERO,
     };
+}
+
+impl<W: Lanes> LaneConstraints for RevoluteBundle<W> {
+    type Constraint = JointConstraint;
 
     fn set_lane(&mut self, l: usize, index: u32, c: &JointConstraint) {
         let set = |w: &mut W, value: Real| w.set_lane(l, value);
