@@ -17,6 +17,7 @@ use lamina_geometry::Real;
 use super::body_state::{BodiesW, States};
 use super::bundles::{LaneBodies, LaneBundle};
 use super::lanes::{Lanes, Vec2W, Wide, lane, max, min, select};
+use crate::body::NO_INDEX;
 
 /// Largest condition number for which two points are solved as a block; beyond
 /// it the points are nearly redundant and sequential impulses are safer.
@@ -58,7 +59,6 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
     pub bodies: LaneBodies<W>,
     pub normal: Vec2W<W>,
     pub friction: W,
-    pub restitution: W,
     pub bias_rate: W,
     pub mass_scale: W,
     pub impulse_scale: W,
@@ -72,7 +72,8 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
     /// Some lane has a second point: without one, the passes skip its rows.
     pub two_points: bool,
     /// Some lane bounces (restitution above zero): without one, the solve
-    /// does not track the largest normal impulse, which only restitution reads.
+    /// does not track the largest normal impulse, which only restitution
+    /// reads, and restitution passes the bundle over.
     pub bouncy: bool,
     pub points: [PointW<W>; 2],
 }
@@ -83,7 +84,6 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
         bodies: LaneBodies::EMPTY,
         normal: Vec2W { x: W::ZERO, y: W::ZERO },
         friction: W::ZERO,
-        restitution: W::ZERO,
         bias_rate: W::ZERO,
         mass_scale: W::ONE,
         impulse_scale: W::ZERO,
@@ -116,7 +116,6 @@ impl<W: Lanes> ContactBundle<W> {
         let (zero, one) = (W::ZERO, W::ONE);
         let (n, two) = (self.normal, self.has_block);
         self.two_points = two.any();
-        self.bouncy = self.restitution.simd_gt(zero).any();
         let t = n.right_perp();
         let LaneBodies { inv_mass_a: ma, inv_i_a: ia, inv_mass_b: mb, inv_i_b: ib, .. } = self.bodies;
         let mut rn = [(zero, zero); 2];
@@ -302,24 +301,39 @@ impl<W: Lanes> ContactBundle<W> {
     }
 
     /// Drives the normal velocity of points that approached faster than
-    /// `threshold` and pushed during the step to `−e` times their approach velocity.
+    /// `threshold` and pushed during the step to `−e` times their approach
+    /// velocity. The restitution `e` of contact `i` is number 3 of the row
+    /// `header(i)` (its solver manifold's header): it is read only here,
+    /// once a step and only where some lane bounces, so the bundle does not
+    /// carry it through every pass.
     #[inline(always)]
-    pub fn apply_restitution(&mut self, states: &States, threshold: Real) {
+    pub fn apply_restitution<'a>(
+        &mut self,
+        states: &States,
+        threshold: Real,
+        header: impl Fn(u32) -> &'a [Real; 8],
+    ) {
+        if !self.bouncy {
+            return;
+        }
+        let members = self.bodies.members;
+        let [.., restitution, _, _, _, _] = W::gather_rows(|l| {
+            let i = members.as_ref()[l];
+            if i == NO_INDEX { &[0.0; 8] } else { header(i) }
+        });
         if self.two_points {
-            self.restitution_points::<2>(states, threshold);
+            self.restitution_points::<2>(states, threshold, restitution);
         } else {
-            self.restitution_points::<1>(states, threshold);
+            self.restitution_points::<1>(states, threshold, restitution);
         }
     }
 
-    /// [`ContactBundle::apply_restitution`] of the first `N` points.
+    /// [`ContactBundle::apply_restitution`] of the first `N` points, with
+    /// each lane's restitution.
     #[inline(always)]
-    fn restitution_points<const N: usize>(&mut self, states: &States, threshold: Real) {
+    fn restitution_points<const N: usize>(&mut self, states: &States, threshold: Real, restitution: W) {
         let zero = W::ZERO;
-        let bouncy = self.restitution.simd_gt(zero);
-        if !bouncy.any() {
-            return;
-        }
+        let bouncy = restitution.simd_gt(zero);
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
         let threshold = W::splat(-threshold);
@@ -331,7 +345,7 @@ impl<W: Lanes> ContactBundle<W> {
             }
             let vn = n.dot(&self.relative_velocity(&bodies, k));
             let p = &mut self.points[k];
-            let impulse = -p.normal_mass * (vn + self.restitution * p.relative_velocity);
+            let impulse = -p.normal_mass * (vn + restitution * p.relative_velocity);
             let accumulated = max(p.normal_impulse + impulse, zero);
             let applied = select(bounce, accumulated - p.normal_impulse, zero);
             p.normal_impulse = select(bounce, accumulated, p.normal_impulse);

@@ -81,7 +81,6 @@ impl ContactSource<'_> {
             W::gather_rows(|l| manifold(l).map_or(&ZERO_ROW, |m| m.row(0)));
         bundle.normal = Vec2W { x: nx, y: ny };
         bundle.friction = friction;
-        bundle.restitution = restitution;
         bundle.used = used;
         let two = count.simd_eq(W::splat(2.0));
         bundle.has_block = two;
@@ -118,7 +117,8 @@ impl ContactSource<'_> {
 
         // Only restitution reads the approach velocity, and only where the
         // contact bounces: others skip the bodies' states.
-        if restitution.simd_gt(zero).any() {
+        bundle.bouncy = restitution.simd_gt(zero).any();
+        if bundle.bouncy {
             for (l, m) in (0..members.len()).filter_map(|l| manifold(l).map(|m| (l, m))) {
                 if m.restitution > 0.0 {
                     self.set_approach_velocities(bundle, l, m, pair(l));
@@ -238,6 +238,9 @@ mod tests {
                     let members: Vec<u32> = (first..first + used as u32).collect();
                     let mut bundle = <ContactBundle<W> as LaneBundle>::EMPTY;
                     source.pack(&mut bundle, &members);
+                    let manifold = |i: u32| &source.manifolds[source.places[i as usize] as usize];
+                    let bounces = members.iter().any(|&i| manifold(i).restitution > 0.0);
+                    assert_eq!(bundle.bouncy, bounces, "contacts {members:?}");
                     for l in 0..width {
                         check_lane(source, &bundle, members.get(l).copied(), l);
                     }
@@ -270,7 +273,6 @@ mod tests {
             assert_eq!(lane(&bundle.bodies.inv_i_b, l), param(b).inv_inertia);
             assert_eq!((lane(&bundle.normal.x, l), lane(&bundle.normal.y, l)), (m.normal.x, m.normal.y));
             assert_eq!(lane(&bundle.friction, l), m.friction);
-            assert_eq!(lane(&bundle.restitution, l), m.restitution);
             assert!(lane(&bundle.used, l).is_nan(), "lane {l} marked used");
             assert_eq!(lane(&bundle.has_block, l).is_nan(), m.count == 2.0);
             let soft = if a == NO_INDEX { source.static_softness } else { source.softness };

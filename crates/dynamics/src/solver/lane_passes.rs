@@ -21,6 +21,7 @@ use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::lanes::Lanes;
 use super::team::BlockSlice;
+use crate::narrow_phase::SolverManifold;
 
 /// How the eight-lane passes are encoded: the same 256-bit operations either
 /// way, in AVX's encoding (sixteen vector registers) or in AVX-512's
@@ -153,15 +154,20 @@ impl LanePass for Solve {
 }
 
 /// Restitution of the points that approached faster than `threshold`
-/// (joints have none).
-pub(crate) struct Restitution {
+/// (joints have none), each contact's read off its solver manifold (contact
+/// `i`'s is `manifolds[places[i]]`).
+pub(crate) struct Restitution<'a> {
     pub threshold: Real,
+    pub manifolds: &'a [SolverManifold],
+    pub places: &'a [u32],
 }
 
-impl LanePass for Restitution {
+impl LanePass for Restitution<'_> {
     #[inline(always)]
     fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
-        bundle.apply_restitution(states, self.threshold);
+        bundle.apply_restitution(states, self.threshold, |i| {
+            self.manifolds[self.places[i as usize] as usize].row(0)
+        });
     }
     #[inline(always)]
     fn points<W: Lanes>(&self, _: &mut PointJointBundle<W>, _: &States) {}

@@ -636,7 +636,7 @@ impl Solver {
                     view.run_colors(c, items, |j, st| j.solve(st, inv_h, false), &relax)
                 },
                 Pass::Restitution(c) => unsafe {
-                    view.run_colors(c, items, |_, _| {}, &Restitution { threshold })
+                    view.run_colors(c, items, |_, _| {}, &Restitution { threshold, manifolds, places })
                 },
                 Pass::StageImpulses(c) => unsafe { view.stage_colors(c, items) },
             }
