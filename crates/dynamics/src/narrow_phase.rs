@@ -136,7 +136,7 @@ pub(crate) struct SolverPoint {
 /// into the world's orientation about each body's centre of mass.
 ///
 /// Computed by the narrow phase's parallel pass, while the contact and its
-/// bodies are in the cache, into a dense array in key order: 96 bytes,
+/// bodies are in the cache, into a dense array in key order: 96 bytes in f32,
 /// where the contact is nearly twice that in a slot map, and the solver visits
 /// its constraints colour by colour, out of key order.
 ///

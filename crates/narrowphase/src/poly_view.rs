@@ -2,7 +2,7 @@
 //! [`MAX_SAT_VERTICES`] vertices with edge normals and a radius, in a chosen
 //! frame. The separating-axis pair functions work on this one form.
 //!
-//! A view is 144 bytes, past what the compiler copies inline, and it is made
+//! A view is 144 bytes in f32, past what the compiler copies inline, and it is made
 //! for every pair of every step: its constructors are always inlined, so
 //! that it is built where the pair function reads it. Built in a call of
 //! its own and handed back, it went through `memcpy` on the way, which cost

@@ -43,8 +43,18 @@ pub(crate) fn available() -> bool {
 
 /// The encoding the eight-lane passes run in on this processor: AVX-512's
 /// where it has the 256-bit forms of those instructions, AVX's elsewhere.
+///
+/// Enabling `avx512f` for a function also lets the compiler use what it
+/// implies (AVX2, FMA and F16C instructions: it does emit AVX2 broadcasts),
+/// so those are checked too; every processor with AVX-512 has them, but a
+/// virtual machine may hide some features and show others.
 pub(crate) fn best_encoding() -> Encoding {
-    if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl") {
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("f16c")
+    {
         Encoding::Evex
     } else {
         Encoding::Vex
@@ -150,7 +160,7 @@ eight_lane_passes!("avx", "AVX", contacts, points, revolutes, finish, pack_conta
 // sum are fused into one rounding unless asked for: the bits are AVX's.
 eight_lane_passes!(
     "avx,avx512f,avx512vl",
-    "AVX-512 (its foundation and 256-bit forms)",
+    "AVX-512 (its foundation and 256-bit forms, with the AVX2, FMA and F16C they imply)",
     contacts_evex,
     points_evex,
     revolutes_evex,

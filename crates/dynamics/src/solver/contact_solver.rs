@@ -170,10 +170,13 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let value = |rng: &mut Rng| rng.unit() * 4.0 - 2.0;
         let bodies = 12;
+        // Body 0 is kinematic (no mass, no inertia: immovable as a fixed
+        // body is) and body 1 turns but does not translate (no inverse mass,
+        // an inverse inertia): the softness goes by mass, not by index.
         let params: Vec<BodyParams> = (0..bodies)
-            .map(|_| BodyParams {
-                inv_mass: 0.5 + rng.unit(),
-                inv_inertia: 0.5 + rng.unit(),
+            .map(|k| BodyParams {
+                inv_mass: if k < 2 { 0.0 } else { 0.5 + rng.unit() },
+                inv_inertia: if k == 0 { 0.0 } else { 0.5 + rng.unit() },
                 ..BodyParams::FIXED
             })
             .collect();
@@ -204,8 +207,13 @@ mod tests {
                 spare: [0.0; 3],
                 points,
             });
-            let a = if i % 4 == 1 { NO_INDEX } else { i % bodies };
-            indices.push((a, (i * 7 + 3) % bodies));
+            // A fixed A, a fixed B, or two bodies of the solver.
+            let (a, b) = (i % bodies, (i * 7 + 3) % bodies);
+            indices.push(match i % 4 {
+                1 => (NO_INDEX, b),
+                2 => (a, NO_INDEX),
+                _ => (a, b),
+            });
         }
         // Contact `i`'s manifold lies at place `39 - i`.
         let places: Vec<u32> = (0..40).rev().collect();
@@ -256,10 +264,43 @@ mod tests {
         ) {
             let empty = <ContactBundle<W> as LaneBundle>::EMPTY;
             let Some(i) = member else {
-                assert_eq!(bundle.bodies.members.as_ref()[l], NO_INDEX);
-                assert_eq!(lane(&bundle.used, l).to_bits(), 0);
-                assert_eq!(lane(&bundle.mass_scale, l), lane(&empty.mass_scale, l));
-                assert_eq!(lane(&bundle.bodies.inv_mass_a, l), 0.0);
+                // Every number of an unused lane is the empty bundle's.
+                let bits = |b: &ContactBundle<W>| {
+                    let mut all = vec![
+                        b.bodies.inv_mass_a,
+                        b.bodies.inv_i_a,
+                        b.bodies.inv_mass_b,
+                        b.bodies.inv_i_b,
+                        b.normal.x,
+                        b.normal.y,
+                        b.friction,
+                        b.bias_rate,
+                        b.mass_scale,
+                        b.impulse_scale,
+                        b.has_block,
+                        b.used,
+                    ];
+                    for p in &b.points {
+                        all.extend([
+                            p.anchor_a.x,
+                            p.anchor_a.y,
+                            p.anchor_b.x,
+                            p.anchor_b.y,
+                            p.base_separation,
+                        ]);
+                        all.extend([
+                            p.normal_impulse,
+                            p.tangent_impulse,
+                            p.relative_velocity,
+                            p.max_normal_impulse,
+                        ]);
+                    }
+                    all.iter().map(|w| lane(w, l).to_bits()).collect::<Vec<_>>()
+                };
+                assert_eq!(bits(bundle), bits(&empty), "unused lane {l}");
+                for indices in [&bundle.bodies.members, &bundle.bodies.a, &bundle.bodies.b] {
+                    assert_eq!(indices.as_ref()[l], NO_INDEX);
+                }
                 return;
             };
             let m = &source.manifolds[source.places[i as usize] as usize];
@@ -275,7 +316,8 @@ mod tests {
             assert_eq!(lane(&bundle.friction, l), m.friction);
             assert!(lane(&bundle.used, l).is_nan(), "lane {l} marked used");
             assert_eq!(lane(&bundle.has_block, l).is_nan(), m.count == 2.0);
-            let soft = if a == NO_INDEX { source.static_softness } else { source.softness };
+            let still = |k: u32| param(k).inv_mass == 0.0 && param(k).inv_inertia == 0.0;
+            let soft = if still(a) || still(b) { source.static_softness } else { source.softness };
             assert_eq!(lane(&bundle.bias_rate, l), soft.bias_rate);
             assert_eq!(lane(&bundle.mass_scale, l), soft.mass_scale);
             assert_eq!(lane(&bundle.impulse_scale, l), soft.impulse_scale);

@@ -264,7 +264,8 @@ impl<B4: LaneBundle, B8: LaneBundle> BundleBlocks<'_, B4, B8> {
 #[inline(always)]
 fn eight_finish<B: LaneBundle>(bundle: &mut B, encoding: Encoding) {
     // SAFETY: the solver holds eight-lane bundles only where the processor
-    // has AVX, and chooses AVX-512's encoding only where it has that.
+    // has AVX, and chooses AVX-512's encoding only where it has that and
+    // the features it implies (`avx::best_encoding`).
     unsafe {
         match encoding {
             Encoding::Vex => super::avx::finish(bundle),
