@@ -94,7 +94,7 @@ fn scene(layout: Layout, n: usize, moving_percent: usize) -> Scene {
 
 /// Moves the movers by ±0.15 m (the sign alternates with `step`).
 fn shift(scene: &mut Scene, step: u64) {
-    let d = if step % 2 == 0 { 0.15 } else { -0.15 };
+    let d = if step.is_multiple_of(2) { 0.15 } else { -0.15 };
     let delta = Vec2::new(d, d * 0.5);
     for &m in &scene.movers {
         let b = &mut scene.tight[m as usize];

@@ -602,7 +602,7 @@ impl Progress {
         }
         // Redraw about a hundred times per run.
         let every = (steps / 100).max(1);
-        if step % every != 0 && step != steps {
+        if !step.is_multiple_of(every) && step != steps {
             return;
         }
         const WIDTH: usize = 30;

@@ -192,8 +192,8 @@ impl Soak {
             self.report.removed += 1;
         }
         // A bullet into a pyramid every five seconds, removed after ten.
-        if second % 5 == 0 {
-            let from_left = second % 10 == 0;
+        if second.is_multiple_of(5) {
+            let from_left = second.is_multiple_of(10);
             let (x, vx) = if from_left { (-55.0, 150.0) } else { (5.0, -150.0) };
             let desc = BodyDesc::dynamic().translation(x, self.rng.range(1.0, 8.0)).bullet(true);
             let bullet = self.world.add_body(desc.linear_velocity(Vec2::new(vx, 0.0)));
@@ -207,7 +207,7 @@ impl Soak {
             self.report.removed += 1;
         }
         // A ragdoll every ten seconds, removed after a minute.
-        if second % 10 == 0 {
+        if second.is_multiple_of(10) {
             let tag = RAGDOLL_TAG + second as u64;
             let joints = human::HumanJoints { friction_torque: 0.05, hertz: 5.0, damping_ratio: 0.5 };
             let x = self.rng.range(-50.0, 50.0);

@@ -227,7 +227,7 @@ impl GifRecorder {
 
     /// [`GifRecorder::observe`], with `lines` drawn over the world.
     pub fn observe_with_lines(&mut self, world: &World, lines: &[Line]) -> Result<(), String> {
-        let keep = self.seen % self.every == 0;
+        let keep = self.seen.is_multiple_of(self.every);
         self.seen += 1;
         if !keep {
             return Ok(());

@@ -323,8 +323,11 @@ mod tests {
     /// A box of half-size up to `size` around a random point, now and then a long one.
     fn random_box(rng: &mut Rng, size: Real) -> Aabb {
         let (x, y) = (rng.range(-40.0, 40.0), rng.range(-40.0, 40.0));
-        let (w, h) =
-            if rng.next() % 20 == 0 { (30.0, 0.5) } else { (rng.range(0.1, size), rng.range(0.1, size)) };
+        let (w, h) = if rng.next().is_multiple_of(20) {
+            (30.0, 0.5)
+        } else {
+            (rng.range(0.1, size), rng.range(0.1, size))
+        };
         Aabb::new(Point::new(x - w, y - h), Point::new(x + w, y + h))
     }
 
@@ -333,7 +336,7 @@ mod tests {
         for _ in 0..rounds {
             let key = (rng.next() % 300) as u32;
             if sap.fat_aabb(key).is_some() {
-                if rng.next() % 4 == 0 {
+                if rng.next().is_multiple_of(4) {
                     sap.remove(key).unwrap();
                 } else {
                     sap.update(key, random_box(rng, 2.0)).unwrap();
@@ -342,7 +345,7 @@ mod tests {
                 let filter = PairFilter { category: 1 << (rng.next() % 3), mask: u32::MAX };
                 sap.insert_filtered(key, random_box(rng, 2.0), filter).unwrap();
             }
-            if rng.next() % 16 == 0 {
+            if rng.next().is_multiple_of(16) {
                 sap.update_pairs(events);
             }
         }

@@ -190,10 +190,11 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 if (region.cell().x, region.cell().y) != first_shared {
                     return;
                 }
-                if let Some(toi) = fat.cast_ray(ray, *reach) {
-                    if t0 <= toi && toi < t1 {
-                        *reach = reach.min(hit(self.proxies[e.id as usize].key, toi));
-                    }
+                if let Some(toi) = fat.cast_ray(ray, *reach)
+                    && t0 <= toi
+                    && toi < t1
+                {
+                    *reach = reach.min(hit(self.proxies[e.id as usize].key, toi));
                 }
             });
         });

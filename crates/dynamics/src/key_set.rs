@@ -75,7 +75,7 @@ mod tests {
         let mut rng = crate::test_rng::Rng(0x5851_f42d_4c95_7f2d);
         let mut set = KeySet::default();
         for _ in 0..2 {
-            let chosen: Vec<TestKey> = map.keys().filter(|_| rng.next() % 2 == 0).collect();
+            let chosen: Vec<TestKey> = map.keys().filter(|_| rng.next().is_multiple_of(2)).collect();
             let mut scrambled = chosen.clone();
             scrambled.extend(chosen.iter().rev().step_by(3));
             for i in (1..scrambled.len()).rev() {

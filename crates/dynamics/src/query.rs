@@ -215,13 +215,12 @@ impl World {
         let mut normal = Vec2::zeros();
         let _ = self.broad_phase.cast_ray_with(ray, max_toi, |key, _| {
             let reach = best.map_or(max_toi, |b| b.1);
-            if let Some(c) = self.filtered(key, filter) {
-                if let Some(hit) = c.shape.cast_ray(&self.collider_pose(c), ray, reach) {
-                    if nearer(&best, key, hit.toi) {
-                        best = Some((key, hit.toi));
-                        normal = hit.normal;
-                    }
-                }
+            if let Some(c) = self.filtered(key, filter)
+                && let Some(hit) = c.shape.cast_ray(&self.collider_pose(c), ray, reach)
+                && nearer(&best, key, hit.toi)
+            {
+                best = Some((key, hit.toi));
+                normal = hit.normal;
             }
             best.map_or(max_toi, |b| b.1)
         });
@@ -249,15 +248,15 @@ impl World {
         check_ray(ray, max_toi)?;
         out.clear();
         let _ = self.broad_phase.cast_ray_with(ray, max_toi, |key, _| {
-            if let Some(c) = self.filtered(key, filter) {
-                if let Some(hit) = c.shape.cast_ray(&self.collider_pose(c), ray, max_toi) {
-                    out.push(WorldRayHit {
-                        collider: key,
-                        toi: hit.toi,
-                        point: ray.point_at(hit.toi),
-                        normal: hit.normal,
-                    });
-                }
+            if let Some(c) = self.filtered(key, filter)
+                && let Some(hit) = c.shape.cast_ray(&self.collider_pose(c), ray, max_toi)
+            {
+                out.push(WorldRayHit {
+                    collider: key,
+                    toi: hit.toi,
+                    point: ray.point_at(hit.toi),
+                    normal: hit.normal,
+                });
             }
             max_toi
         });
@@ -285,10 +284,10 @@ impl World {
         check_box(aabb)?;
         out.clear();
         let _ = self.broad_phase.query_with(aabb, |key| {
-            if let Some(c) = self.filtered(key, filter) {
-                if c.shape.aabb(&self.collider_pose(c)).intersects(aabb) {
-                    out.push(key);
-                }
+            if let Some(c) = self.filtered(key, filter)
+                && c.shape.aabb(&self.collider_pose(c)).intersects(aabb)
+            {
+                out.push(key);
             }
         });
         out.sort_unstable();
@@ -319,10 +318,10 @@ impl World {
         }
         out.clear();
         let _ = self.broad_phase.query_with(&Aabb::new(point, point), |key| {
-            if let Some(c) = self.filtered(key, filter) {
-                if c.shape.contains_point(&self.collider_pose(c), &point) {
-                    out.push(key);
-                }
+            if let Some(c) = self.filtered(key, filter)
+                && c.shape.contains_point(&self.collider_pose(c), &point)
+            {
+                out.push(key);
             }
         });
         out.sort_unstable();
@@ -359,10 +358,10 @@ impl World {
         check_box(&bounds)?;
         out.clear();
         let _ = self.broad_phase.query_with(&bounds, |key| {
-            if let Some(c) = self.filtered(key, filter) {
-                if lamina_narrowphase::intersects(shape, pose, &c.shape, &self.collider_pose(c)) {
-                    out.push(key);
-                }
+            if let Some(c) = self.filtered(key, filter)
+                && lamina_narrowphase::intersects(shape, pose, &c.shape, &self.collider_pose(c))
+            {
+                out.push(key);
             }
         });
         out.sort_unstable();

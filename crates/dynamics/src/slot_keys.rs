@@ -113,7 +113,7 @@ mod tests {
         let mut keys = SlotKeys::default();
         let mut live = Vec::new();
         for step in 0..2_000u32 {
-            if live.is_empty() || rng.next() % 3 != 0 {
+            if live.is_empty() || !rng.next().is_multiple_of(3) {
                 let key = map.insert(step);
                 keys.inserted(key);
                 live.push(key);

@@ -401,10 +401,11 @@ impl World {
 
     /// Wakes the body and its sleeping island (no-op for fixed or awake bodies).
     pub fn wake_body(&mut self, key: BodyKey) {
-        if let Some(b) = self.bodies.get(key) {
-            if !b.awake && b.kind != BodyKind::Fixed {
-                self.islands.wake(&mut self.bodies, key);
-            }
+        if let Some(b) = self.bodies.get(key)
+            && !b.awake
+            && b.kind != BodyKind::Fixed
+        {
+            self.islands.wake(&mut self.bodies, key);
         }
     }
 

@@ -152,11 +152,11 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         scale = scale.max(w.w.norm());
         // v·w / |v| is a lower bound on the distance, |v| an upper bound.
         let vw = v.dot(&w.w);
-        if let Some(margin) = exit_beyond {
-            if vw > margin * v_len {
-                early_exit = true;
-                break false;
-            }
+        if let Some(margin) = exit_beyond
+            && vw > margin * v_len
+        {
+            early_exit = true;
+            break false;
         }
         if vv - vw <= GJK_RELATIVE_TOLERANCE * scale * v_len || simplex.contains(&w.w) {
             break false; // converged: no support point gets closer

@@ -104,12 +104,12 @@ impl<'a> CorePair<'a> {
     /// Out of line, so that it does not weigh on the cheap closed forms.
     #[inline(never)]
     fn costly_separation(&self) -> Separation {
-        if let (Core::Polygon(p), Core::Polygon(q)) = (&self.a, &self.b) {
-            if closed_form::is_small(p) && closed_form::is_small(q) {
-                if let Some(s) = closed_form::polygon_polygon(p, self.radius_a, q, self.radius_b, &self.xf) {
-                    return s;
-                }
-            }
+        if let (Core::Polygon(p), Core::Polygon(q)) = (&self.a, &self.b)
+            && closed_form::is_small(p)
+            && closed_form::is_small(q)
+            && let Some(s) = closed_form::polygon_polygon(p, self.radius_a, q, self.radius_b, &self.xf)
+        {
+            return s;
         }
         self.core_separation()
     }

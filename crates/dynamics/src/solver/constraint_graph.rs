@@ -259,7 +259,7 @@ mod tests {
         graph.build(&[], &contacts, 12);
         let order = &graph.contacts;
         assert!(order.starts[OVERFLOW + 1] > order.starts[OVERFLOW], "the overflow colour must fill");
-        let first = |i: u32| i % 3 == 0;
+        let first = |i: u32| i.is_multiple_of(3);
         let mut grouped = ColorOrder::default();
         order.grouped(first, &mut grouped);
         assert_eq!(grouped.starts, order.starts);

@@ -344,8 +344,9 @@ mod tests {
     fn contacts_listed_on_the_pool_are_the_walks() {
         let mut rng = Rng(0x05ee_d0f1_1575);
         let mut solver_of = SlotMap::<BodyKey, u32>::with_key();
-        let keys: Vec<BodyKey> =
-            (0..64).map(|i| solver_of.insert(if rng.next() % 3 == 0 { NO_INDEX } else { i })).collect();
+        let keys: Vec<BodyKey> = (0..64)
+            .map(|i| solver_of.insert(if rng.next().is_multiple_of(3) { NO_INDEX } else { i }))
+            .collect();
         let index = |k: BodyKey| solver_of[k];
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         for len in [0, 1, RUN - 1, RUN, 3 * RUN + 17, 5 * RUN] {
@@ -353,7 +354,7 @@ mod tests {
                 .map(|_| {
                     let a = keys[(rng.next() % keys.len() as u64) as usize];
                     let b = keys[(rng.next() % keys.len() as u64) as usize];
-                    let state = std::array::from_fn(|_| rng.next() % 4 != 0);
+                    let state = std::array::from_fn(|_| !rng.next().is_multiple_of(4));
                     ContactSummary::with_state(a, b, state)
                 })
                 .collect();
