@@ -17,7 +17,7 @@ use lamina_geometry::{Real, Vec2};
 
 use super::Softness;
 use super::body_state::{BodyParams, BodyState, States};
-use super::bundles::{LaneBodies, LaneBundle};
+use super::bundles::LaneBundle;
 use super::contact_bundle::{ContactBundle, PointW};
 use super::lanes::{Lanes, Vec2W};
 use crate::body::NO_INDEX;
@@ -57,25 +57,26 @@ impl ContactSource<'_> {
     #[inline(always)]
     pub fn pack<W: Lanes>(&self, bundle: &mut ContactBundle<W>, members: &[u32]) {
         debug_assert!(!members.is_empty() && members.len() <= W::N);
-        *bundle = <ContactBundle<W> as LaneBundle>::EMPTY;
+        let empty = <ContactBundle<W> as LaneBundle>::EMPTY;
+        *bundle = empty;
         let manifold = |l: usize| members.get(l).map(|&i| &self.manifolds[self.places[i as usize] as usize]);
         let params =
             |i: u32| if i == NO_INDEX { BodyParams::FIXED.row() } else { self.params[i as usize].row() };
-        let pair = |l: usize| members.get(l).map_or((NO_INDEX, NO_INDEX), |&i| self.indices[i as usize]);
 
-        let mut bodies = LaneBodies::<W>::EMPTY;
+        // Unused lanes keep the empty bundle's `NO_INDEX`, which reads the
+        // parameters of an immovable body.
         let mut used = W::ZERO;
+        let lanes = &mut bundle.bodies;
         for (l, &i) in members.iter().enumerate() {
             let (a, b) = self.indices[i as usize];
-            bodies.members.as_mut()[l] = i;
-            bodies.a.as_mut()[l] = a;
-            bodies.b.as_mut()[l] = b;
+            lanes.members.as_mut()[l] = i;
+            lanes.a.as_mut()[l] = a;
+            lanes.b.as_mut()[l] = b;
             used.set_flag(l);
         }
-        let [ma, ia, ..] = W::gather_rows(|l| params(pair(l).0));
-        let [mb, ib, ..] = W::gather_rows(|l| params(pair(l).1));
-        (bodies.inv_mass_a, bodies.inv_i_a, bodies.inv_mass_b, bodies.inv_i_b) = (ma, ia, mb, ib);
-        bundle.bodies = bodies;
+        let [ma, ia, ..] = W::gather_rows(|l| params(lanes.a.as_ref()[l]));
+        let [mb, ib, ..] = W::gather_rows(|l| params(lanes.b.as_ref()[l]));
+        (lanes.inv_mass_a, lanes.inv_i_a, lanes.inv_mass_b, lanes.inv_i_b) = (ma, ia, mb, ib);
 
         let [nx, ny, friction, restitution, count, ..] =
             W::gather_rows(|l| manifold(l).map_or(&ZERO_ROW, |m| m.row(0)));
@@ -94,11 +95,9 @@ impl ContactSource<'_> {
             used.select(immovable.select(W::splat(fixed), W::splat(moving)), empty)
         };
         let (s, f) = (self.softness, self.static_softness);
-        bundle.bias_rate = soft(f.bias_rate, s.bias_rate, <ContactBundle<W> as LaneBundle>::EMPTY.bias_rate);
-        bundle.mass_scale =
-            soft(f.mass_scale, s.mass_scale, <ContactBundle<W> as LaneBundle>::EMPTY.mass_scale);
-        bundle.impulse_scale =
-            soft(f.impulse_scale, s.impulse_scale, <ContactBundle<W> as LaneBundle>::EMPTY.impulse_scale);
+        bundle.bias_rate = soft(f.bias_rate, s.bias_rate, empty.bias_rate);
+        bundle.mass_scale = soft(f.mass_scale, s.mass_scale, empty.mass_scale);
+        bundle.impulse_scale = soft(f.impulse_scale, s.impulse_scale, empty.impulse_scale);
 
         let points = 1 + usize::from(two.any());
         for k in 0..points {
@@ -121,7 +120,8 @@ impl ContactSource<'_> {
         if bundle.bouncy {
             for (l, m) in (0..members.len()).filter_map(|l| manifold(l).map(|m| (l, m))) {
                 if m.restitution > 0.0 {
-                    self.set_approach_velocities(bundle, l, m, pair(l));
+                    let pair = (bundle.bodies.a.as_ref()[l], bundle.bodies.b.as_ref()[l]);
+                    self.set_approach_velocities(bundle, l, m, pair);
                 }
             }
         }

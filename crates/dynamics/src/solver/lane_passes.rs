@@ -311,89 +311,50 @@ pub(crate) fn eight_pack_contacts(
     bundle.finish();
 }
 
-/// `pass` on each bundle of eight contacts, compiled for AVX in `encoding`.
-#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
-#[inline(always)]
-pub(crate) fn eight_contacts<P: LanePass>(
-    pass: &P,
-    bundles: &mut [ContactBundle<Eight>],
-    states: &States,
-    encoding: Encoding,
-) {
-    // SAFETY: as in `eight_finish`.
-    unsafe {
-        match encoding {
-            Encoding::Vex => super::avx::contacts(pass, bundles, states),
-            Encoding::Evex => super::avx::contacts_evex(pass, bundles, states),
+/// Defines `$name`, which runs a pass on each eight-lane bundle of one
+/// kind (`$bundle`, whose [`LanePass`] method is `$method`): compiled for
+/// AVX in the encoding given, where there are eight lanes; elsewhere (where
+/// the solver never holds eight-lane bundles) a plain loop.
+macro_rules! eight_lane_dispatch {
+    ($name:ident, $bundle:ident, $method:ident, $vex:ident, $evex:ident, $what:literal) => {
+        #[doc = concat!("`pass` on each bundle of eight ", $what, ", compiled for AVX in `encoding`.")]
+        #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+        #[inline(always)]
+        pub(crate) fn $name<P: LanePass>(
+            pass: &P,
+            bundles: &mut [$bundle<Eight>],
+            states: &States,
+            encoding: Encoding,
+        ) {
+            // SAFETY: as in `eight_finish`.
+            unsafe {
+                match encoding {
+                    Encoding::Vex => super::avx::$vex(pass, bundles, states),
+                    Encoding::Evex => super::avx::$evex(pass, bundles, states),
+                }
+            }
         }
-    }
-}
 
-/// `pass` on each bundle of eight point joints, compiled for AVX in `encoding`.
-#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
-#[inline(always)]
-pub(crate) fn eight_points<P: LanePass>(
-    pass: &P,
-    bundles: &mut [PointJointBundle<Eight>],
-    states: &States,
-    encoding: Encoding,
-) {
-    // SAFETY: as in `eight_finish`.
-    unsafe {
-        match encoding {
-            Encoding::Vex => super::avx::points(pass, bundles, states),
-            Encoding::Evex => super::avx::points_evex(pass, bundles, states),
+        /// Without eight lanes the solver never holds eight-lane bundles.
+        #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+        pub(crate) fn $name<P: LanePass>(
+            pass: &P,
+            bundles: &mut [$bundle<Eight>],
+            states: &States,
+            _: Encoding,
+        ) {
+            bundles.iter_mut().for_each(|b| pass.$method(b, states));
         }
-    }
+    };
 }
 
-/// `pass` on each bundle of eight revolute joints, compiled for AVX in `encoding`.
-#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
-#[inline(always)]
-pub(crate) fn eight_revolutes<P: LanePass>(
-    pass: &P,
-    bundles: &mut [RevoluteBundle<Eight>],
-    states: &States,
-    encoding: Encoding,
-) {
-    // SAFETY: as in `eight_finish`.
-    unsafe {
-        match encoding {
-            Encoding::Vex => super::avx::revolutes(pass, bundles, states),
-            Encoding::Evex => super::avx::revolutes_evex(pass, bundles, states),
-        }
-    }
-}
-
-/// Without eight lanes the solver never holds eight-lane bundles.
-#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
-pub(crate) fn eight_revolutes<P: LanePass>(
-    pass: &P,
-    bundles: &mut [RevoluteBundle<Eight>],
-    states: &States,
-    _: Encoding,
-) {
-    bundles.iter_mut().for_each(|b| pass.revolutes(b, states));
-}
-
-/// Without eight lanes the solver never holds eight-lane bundles.
-#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
-pub(crate) fn eight_contacts<P: LanePass>(
-    pass: &P,
-    bundles: &mut [ContactBundle<Eight>],
-    states: &States,
-    _: Encoding,
-) {
-    bundles.iter_mut().for_each(|b| pass.contacts(b, states));
-}
-
-/// Without eight lanes the solver never holds eight-lane bundles.
-#[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
-pub(crate) fn eight_points<P: LanePass>(
-    pass: &P,
-    bundles: &mut [PointJointBundle<Eight>],
-    states: &States,
-    _: Encoding,
-) {
-    bundles.iter_mut().for_each(|b| pass.points(b, states));
-}
+eight_lane_dispatch!(eight_contacts, ContactBundle, contacts, contacts, contacts_evex, "contacts");
+eight_lane_dispatch!(eight_points, PointJointBundle, points, points, points_evex, "point joints");
+eight_lane_dispatch!(
+    eight_revolutes,
+    RevoluteBundle,
+    revolutes,
+    revolutes,
+    revolutes_evex,
+    "revolute joints"
+);
