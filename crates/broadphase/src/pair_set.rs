@@ -37,11 +37,70 @@ const DIRECT_COMPARE: usize = 24;
 /// One proxy's partner list. With `len <= INLINE` the partners are `items[..len]`;
 /// beyond that `items[0]` is the index of the list in [`PairSet::spilled`].
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(align(64))]
+#[repr(C, align(64))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Slot {
     len: u32,
     items: [u32; INLINE],
+}
+
+// A slot is sixteen words, the length first: [`SlotPlaces`] reads it whole.
+const _: () = assert!(std::mem::size_of::<Slot>() == 16 * std::mem::size_of::<u32>());
+
+/// Finds where a partner stands in one slot: [`SlotPlaces::of`] compares an
+/// id with every place of the slot at once, without a branch per place
+/// (whose outcome no predictor could guess).
+struct SlotPlaces<'a> {
+    /// The slot's sixteen words, loaded once for all the ids compared.
+    #[cfg(target_arch = "x86_64")]
+    words: [std::arch::x86_64::__m128i; 4],
+    #[cfg(target_arch = "x86_64")]
+    slot: std::marker::PhantomData<&'a Slot>,
+    #[cfg(not(target_arch = "x86_64"))]
+    slot: &'a Slot,
+}
+
+impl<'a> SlotPlaces<'a> {
+    #[inline(always)]
+    fn new(slot: &'a Slot) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            let base = (slot as *const Slot).cast::<__m128i>();
+            // SAFETY: SSE2 is part of every x86_64 processor; a slot is
+            // sixteen `u32`s aligned to 64 bytes (`repr(C, align(64))`,
+            // its size checked beside it), so the four loads are aligned
+            // and inside it.
+            let words = unsafe { std::array::from_fn(|k| _mm_load_si128(base.add(k))) };
+            Self { words, slot: std::marker::PhantomData }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Self { slot }
+    }
+
+    /// The places of the slot's items that hold `q`, bit `i` for item `i`,
+    /// past the list's end as well (the caller masks those off).
+    #[inline(always)]
+    fn of(&self, q: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            // SAFETY: SSE2 is part of every x86_64 processor.
+            unsafe {
+                let q = _mm_set1_epi32(q as i32);
+                let [w0, w1, w2, w3] = self.words.map(|w| _mm_cmpeq_epi32(w, q));
+                // Each word's all-ones or zero narrowed to a byte, in order,
+                // and the bytes' signs gathered: bit `k` for word `k`.
+                let bytes = _mm_packs_epi16(_mm_packs_epi32(w0, w1), _mm_packs_epi32(w2, w3));
+                // Word 0 is the length, not an item.
+                (_mm_movemask_epi8(bytes) as u32) >> 1
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self.slot.items.iter().enumerate().fold(0u32, |m, (i, &p)| m | (u32::from(p == q) << i))
+        }
+    }
 }
 
 /// The partners of proxy `id`, from the slots and the spilled lists.
@@ -69,12 +128,12 @@ impl PartnerLists<'_> {
             return self.already_match_spilled(id, found);
         }
         // Each overlap is compared with every place of the slot at once, the
-        // places past the list's end masked off: no branch per comparison,
-        // whose outcome no predictor could guess.
+        // places past the list's end masked off.
         let live = (1u32 << slot.len) - 1;
+        let places_of = SlotPlaces::new(slot);
         let mut seen = 0;
         for &q in found {
-            let places = slot.items.iter().enumerate().fold(0u32, |m, (i, &p)| m | (u32::from(p == q) << i));
+            let places = places_of.of(q);
             if places & live == 0 {
                 return false;
             }
