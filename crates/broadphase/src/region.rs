@@ -246,11 +246,12 @@ impl Region {
         mut f: impl FnMut(u32, u32),
     ) {
         let axis = self.sap.axis();
+        let (from_x, from_y) = grid.owned_from(self.cell);
         self.sap.for_each_overlap_of_marked(starts, moving, |e, o| {
             // The owner point lies in the moving box, so for a box inside this one
             // region the test always passes; it is cheap enough not to skip.
             let ((ex, ey), (ox, oy)) = (e.mins(axis), o.mins(axis));
-            if grid.cell_of(ex.max(ox), ey.max(oy)) == self.cell {
+            if ex.max(ox) >= from_x && ey.max(oy) >= from_y {
                 f(e.id, o.id);
             }
         });
@@ -355,6 +356,37 @@ impl RegionGrid {
         // an `i32`. (`as` would check again, and saturate.)
         let t = unsafe { c.to_int_unchecked::<i32>() };
         t - i32::from(t as Real > c)
+    }
+
+    /// The least coordinate whose cell coordinate is `c` or more: the
+    /// cell coordinate is a clamped floor of the scaled coordinate, which
+    /// never decreases as the coordinate grows, so this is where cell `c`
+    /// begins, found from `c` times the size and moved by the last units
+    /// that rounding leaves. Negative infinity for the lowest cell, which
+    /// holds everything below it.
+    fn cell_start(&self, c: i32) -> Real {
+        if c <= -CELL_LIMIT {
+            return Real::NEG_INFINITY;
+        }
+        let mut v = c as Real * self.size;
+        while self.cell_coord(v) < c {
+            v = v.next_up();
+        }
+        while self.cell_coord(v.next_down()) >= c {
+            v = v.next_down();
+        }
+        v
+    }
+
+    /// The corner from which the region of `cell` owns the pairs of its
+    /// members: two boxes that both belong to the region (each box's lower
+    /// corner lies in its cell or in cells below and to the left) have the
+    /// lower corner of their intersection, their owner point, in this
+    /// cell exactly when it lies at or beyond this corner on both axes. Two
+    /// comparisons a pair where [`RegionGrid::cell_of`] takes two scaled
+    /// floors, computed once for a region's whole sweep.
+    pub(crate) fn owned_from(&self, cell: Cell) -> (Real, Real) {
+        (self.cell_start(cell.x), self.cell_start(cell.y))
     }
 
     /// The cell holding point `(x, y)`.
@@ -839,5 +871,61 @@ mod tests {
             assert_eq!(grid.cell_coord(v), expected(v), "coordinate {v}");
         }
         assert_eq!(grid.cell_coord(Real::NAN), -CELL_LIMIT);
+    }
+
+    /// Where a cell begins is, by definition, the least coordinate whose cell
+    /// coordinate reaches it: checked against the coordinate one unit in the
+    /// last place below, on sizes that are not powers of two, for cells near
+    /// zero, near where `f32` stops resolving cells, and at the clamps. And
+    /// the corner from which a region owns pairs gives, for boxes that both
+    /// belong to it, the answer of the owner point's cell.
+    #[test]
+    fn cells_begin_where_their_coordinates_are_first_reached() {
+        for size in [16.0, 0.37, 3.0] {
+            let grid = RegionGrid::new(size);
+            let mut cells: Vec<i32> = (-70..70).collect();
+            for c in [1 << 20, 1 << 24, (1 << 24) + 3, (1 << 27) + 5, CELL_LIMIT - 1, CELL_LIMIT] {
+                cells.extend([c, -c]);
+            }
+            for c in cells {
+                let start = grid.cell_start(c);
+                assert!(grid.cell_coord(start) >= c, "size {size}, cell {c}: starts at {start}");
+                if c > -CELL_LIMIT {
+                    assert!(
+                        grid.cell_coord(start.next_down()) < c,
+                        "size {size}, cell {c}: starts below {start}"
+                    );
+                }
+            }
+            let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+            let mut coordinate = || (rng.unit() - 0.5) * 4.0 * size;
+            let mut checked = 0;
+            for _ in 0..2000 {
+                let corner = |x: Real, y: Real| Aabb::new(Point::new(x, y), Point::new(x + size, y + size));
+                let (a, b) = (corner(coordinate(), coordinate()), corner(coordinate(), coordinate()));
+                let cell = Cell {
+                    x: grid.cell_coord(a.maxs.x.min(b.maxs.x)),
+                    y: grid.cell_coord(a.maxs.y.min(b.maxs.y)),
+                };
+                // Both boxes belong to the region of `cell` when their lower
+                // corners lie in it or below it.
+                let members = [a, b].iter().all(|m| {
+                    let low = grid.cell_of(m.mins.x, m.mins.y);
+                    low.x <= cell.x && low.y <= cell.y
+                });
+                if !members {
+                    continue;
+                }
+                let (x, y) = (a.mins.x.max(b.mins.x), a.mins.y.max(b.mins.y));
+                let (from_x, from_y) = grid.owned_from(cell);
+                assert_eq!(
+                    x >= from_x && y >= from_y,
+                    grid.cell_of(x, y) == cell,
+                    "{a:?} and {b:?} in {cell:?}"
+                );
+                checked += 1;
+            }
+            assert!(checked > 500, "{checked} pairs of members checked");
+        }
     }
 }
