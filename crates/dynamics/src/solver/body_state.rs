@@ -48,6 +48,22 @@ impl BodyState {
     pub fn at_rest_with(v: Vec2, w: Real) -> BodyState {
         BodyState { v, w, ..BodyState::FIXED }
     }
+
+    /// The state as a row of eight numbers, laid out as [`States::row`]
+    /// gives it.
+    #[inline(always)]
+    pub fn row(&self) -> &[Real; 8] {
+        // SAFETY: `BodyState` is `repr(C)` and made of eight `Real`s with no
+        // padding (asserted at compile time beside it).
+        unsafe { &*(self as *const BodyState).cast::<[Real; 8]>() }
+    }
+
+    /// Sets the whole state from a row laid out as [`BodyState::row`] gives it.
+    #[inline(always)]
+    pub fn set_row(&mut self, row: &[Real; 8]) {
+        // SAFETY: as in `row`; every bit pattern of eight `Real`s is a state.
+        unsafe { *(self as *mut BodyState).cast::<[Real; 8]>() = *row }
+    }
 }
 
 /// Body states shared by the threads of a team: within a stage, each block
