@@ -77,6 +77,7 @@ mod hash;
 mod pair_set;
 mod proxy;
 mod query;
+mod refit_batch;
 mod region;
 mod sap;
 #[cfg(feature = "serde")]
@@ -90,6 +91,7 @@ pub use columns::StateColumns;
 pub use error::BroadPhaseError;
 pub use event::PairEvent;
 pub use proxy::{PairFilter, ProxyHint};
+pub use refit_batch::Refit;
 pub use sweep_and_prune::{
     BroadPhaseSettings, DEFAULT_REGION_SIZE, LONELY_MARGIN_SCALE, RegionView, SweepAndPrune,
 };

@@ -210,7 +210,24 @@ pub(crate) struct Region {
     swept: bool,
     /// False for a slot on the free list.
     live: bool,
+    /// During [`SweepAndPrune::refit_many`](crate::SweepAndPrune::refit_many):
+    /// how many of the batch's moving proxies it holds, with [`RESORTED`]
+    /// set once it is chosen to be re-sorted whole. Zero between batches.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    batch: u32,
 }
+
+/// The flag of [`Region::batch`] that marks a region re-sorted whole at the
+/// end of its batch: its moving proxies' entries wait for the re-sort.
+const RESORTED: u32 = 1 << 31;
+
+/// A region is re-sorted whole when at least one entry in this many belongs
+/// to a moving proxy of the batch. Moving one entry costs a search for it
+/// and a shift (some three hundred instructions in a tumbling pile);
+/// re-sorting costs every entry a refresh and its share of the insertion
+/// sort (some forty), so the whole re-sort pays from about one mover in
+/// eight entries.
+const RESORT_SHARE: u32 = 8;
 
 impl Region {
     /// The region's cell.
@@ -467,6 +484,7 @@ impl RegionGrid {
                 region.movers = 0;
                 region.swept = false;
                 region.live = true;
+                region.batch = 0;
                 r
             }
             None => {
@@ -478,6 +496,7 @@ impl RegionGrid {
                     movers: 0,
                     swept: false,
                     live: true,
+                    batch: 0,
                 });
                 (self.regions.len() - 1) as u32
             }
@@ -542,6 +561,57 @@ impl RegionGrid {
         let region = &mut self.regions[r as usize];
         region.sap.remove(id, aabb, hint);
         region.spread.remove(c);
+        self.touch(r);
+    }
+
+    /// Counts one more moving proxy of a batch in region `r`; true for the
+    /// first, when the caller lists the region.
+    pub(crate) fn count_in_batch(&mut self, r: u32) -> bool {
+        let region = &mut self.regions[r as usize];
+        region.batch += 1;
+        region.batch == 1
+    }
+
+    /// Once a batch's moving proxies are counted: whether region `r` is
+    /// re-sorted whole ([`RESORT_SHARE`]), which is then remembered.
+    pub(crate) fn choose_resort(&mut self, r: u32) -> bool {
+        let region = &mut self.regions[r as usize];
+        let resort = region.batch.saturating_mul(RESORT_SHARE) as usize >= region.sap.len();
+        if resort {
+            region.batch |= RESORTED;
+        }
+        resort
+    }
+
+    /// Whether region `r` is to be re-sorted whole at the end of the batch
+    /// under way (never between batches).
+    #[inline]
+    pub(crate) fn resorts(&self, r: u32) -> bool {
+        self.regions[r as usize].batch & RESORTED != 0
+    }
+
+    /// Ends region `r`'s part in a batch. A region chosen to be re-sorted
+    /// has left its moving proxies' entries and running sums as they were
+    /// (the array stays sorted by the boxes its entries hold, so other
+    /// proxies' entries could still be found, moved, added and removed
+    /// there): now every entry takes the box `fat` returns for its id, the
+    /// array is sorted again, and the sums are taken afresh from the boxes,
+    /// which also clears the rounding that adding and taking away leaves in
+    /// them.
+    pub(crate) fn end_batch(&mut self, r: u32, fat: impl Fn(u32) -> Aabb) {
+        let region = &mut self.regions[r as usize];
+        let resorted = region.batch & RESORTED != 0;
+        region.batch = 0;
+        if !resorted {
+            return;
+        }
+        region.sap.refresh_all(&fat);
+        let cell = region.cell;
+        let mut spread = Spread::default();
+        for e in self.regions[r as usize].sap.entries() {
+            spread.add(self.relative_center(cell, &fat(e.id)));
+        }
+        self.regions[r as usize].spread = spread;
         self.touch(r);
     }
 
@@ -790,6 +860,7 @@ impl RegionGrid {
                 movers: narrow(flags[1][i])?,
                 swept: flag(flags[2][i])?,
                 live: flag(flags[3][i])?,
+                batch: 0,
             });
         }
         if at != ids.len() {

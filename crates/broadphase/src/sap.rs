@@ -333,6 +333,27 @@ impl SortedAxis {
         i as u32
     }
 
+    /// Gives every entry the box `fat` returns for its id and restores the
+    /// order: for an array most of whose entries moved a little, since the
+    /// insertion sort's work is the entries plus the places they move. The
+    /// bound on the entries' lengths is then exact.
+    pub(crate) fn refresh_all(&mut self, fat: &impl Fn(u32) -> Aabb) {
+        for e in &mut self.entries {
+            *e = Entry::new(e.id, &fat(e.id), self.axis);
+        }
+        for i in 1..self.entries.len() {
+            let entry = self.entries[i];
+            let mut j = i;
+            while j > 0 && entry.precedes(&self.entries[j - 1]) {
+                self.entries[j] = self.entries[j - 1];
+                j -= 1;
+            }
+            self.entries[j] = entry;
+        }
+        self.max_extent = self.entries.iter().map(Entry::extent).fold(0.0, Real::max);
+        self.extent_stale = false;
+    }
+
     /// Sweeps along `axis` from now on: the entries are re-projected and sorted
     /// from scratch. Called only when a region's spread says the other axis
     /// separates its proxies better.

@@ -219,6 +219,16 @@ pub struct SweepAndPrune<K> {
     /// written.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) filtered: u32,
+    /// Scratch of [`SweepAndPrune::refit_many`]: the refits that move a
+    /// proxy (place in the batch, proxy, new fat box), the regions they
+    /// move in, and a bit per proxy moved by the batch. A moving refit is
+    /// its place in the batch, its proxy, its new fat box and that box's cells.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) batch_moving: Vec<(usize, u32, Aabb, Option<CellRange>)>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) batch_regions: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) batch_marks: Vec<u64>,
 }
 
 impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
@@ -299,6 +309,9 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             category_counts: [0; 32],
             categories: 0,
             filtered: 0,
+            batch_moving: Vec::new(),
+            batch_regions: Vec::new(),
+            batch_marks: Vec::new(),
         }
     }
 
@@ -475,6 +488,23 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         hint: ProxyHint,
         aabb: Aabb,
     ) -> Result<(Option<Aabb>, ProxyHint), BroadPhaseError<K>> {
+        let (id, moved) = self.moved_fat(key, hint, &aabb)?;
+        if let Some(fat) = moved {
+            self.relocate(id, fat);
+            self.queue(id);
+        }
+        Ok((moved, ProxyHint(id)))
+    }
+
+    /// What a refit of `key` (last seen at `hint`) to the tight box `aabb`
+    /// does, changing nothing yet: its proxy's id, and the fat box it moves
+    /// to (`None` while its fat box holds `aabb`).
+    pub(crate) fn moved_fat(
+        &self,
+        key: K,
+        hint: ProxyHint,
+        aabb: &Aabb,
+    ) -> Result<(u32, Option<Aabb>), BroadPhaseError<K>> {
         if !aabb.is_valid() {
             return Err(BroadPhaseError::InvalidAabb { mins: aabb.mins, maxs: aabb.maxs });
         }
@@ -482,13 +512,11 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             Some(p) if p.live && p.key == key => hint.0,
             _ => *self.keys.get(&key).ok_or(BroadPhaseError::UnknownKey(key))?,
         };
-        if self.proxies[id as usize].fat.contains(&aabb) {
-            return Ok((None, ProxyHint(id)));
+        let proxy = &self.proxies[id as usize];
+        if proxy.fat.contains(aabb) {
+            return Ok((id, None));
         }
-        let fat = self.fatten(&aabb, &self.proxies[id as usize].filter)?;
-        self.relocate(id, fat);
-        self.queue(id);
-        Ok((Some(fat), ProxyHint(id)))
+        Ok((id, Some(self.fatten(aabb, &proxy.filter)?)))
     }
 
     /// Where `key`'s proxy is kept, for [`SweepAndPrune::refit_hinted`];
@@ -766,7 +794,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     }
 
     /// Queues proxy `id` for the next `update_pairs`, once.
-    fn queue(&mut self, id: u32) {
+    pub(crate) fn queue(&mut self, id: u32) {
         let (word, bit) = (&mut self.queued[id as usize / 64], 1u64 << (id % 64));
         if *word & bit == 0 {
             *word |= bit;
@@ -823,13 +851,23 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// The arrays end as a removal and re-insertion would leave them: their
     /// order is the entries' own.
     fn relocate(&mut self, id: u32, fat: Aabb) {
+        self.relocate_to(id, fat, self.grid.grid_range(&fat));
+    }
+
+    /// [`SweepAndPrune::relocate`] where `to` is the grid's range for `fat`
+    /// ([`RegionGrid::grid_range`]), already found.
+    pub(crate) fn relocate_to(&mut self, id: u32, fat: Aabb, to: Option<CellRange>) {
         let proxy = &self.proxies[id as usize];
         let old = proxy.fat;
         if let Placement::Grid { range, regions, mut hints, count } = proxy.placement {
-            match self.grid.grid_range(&fat) {
+            match to {
                 Some(new_range) if new_range == range => {
                     for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
-                        *hint = self.grid.replace(r, id, &old, &fat, *hint);
+                        // A region re-sorted at the end of a batch of refits
+                        // takes the new box then (`RegionGrid::end_batch`).
+                        if !self.grid.resorts(r) {
+                            *hint = self.grid.replace(r, id, &old, &fat, *hint);
+                        }
                     }
                     let proxy = &mut self.proxies[id as usize];
                     proxy.fat = fat;

@@ -11,6 +11,7 @@ use crate::disjoint::{borrow_each, borrow_some, recycle};
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
 use crate::{BodyKey, World};
+use lamina_broadphase::Refit;
 use lamina_narrowphase::Sweep;
 
 impl World {
@@ -83,6 +84,8 @@ impl World {
         self.sweep_at_immovables(&awake, &mut finished, &runs, dt);
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
+        let mut refits = std::mem::take(&mut self.proxy_refits);
+        refits.clear();
         self.profile.held_bodies = 0;
         let mut fast = 0;
         // Only the runs that hold a body with something left to do are
@@ -106,13 +109,15 @@ impl World {
                     Writing::Refit => self.refresh_bounds(key, f.first),
                     Writing::Moved(ck) => {
                         if let Some(first) = f.first {
-                            self.move_proxy(ck, first);
+                            refits.push(Refit::new(ck, first.hint, first.aabb));
                         }
                     }
                     Writing::Kept(_) => {}
                 }
             }
         }
+        self.move_proxies(&mut refits);
+        self.proxy_refits = refits;
         self.profile.fast_bodies = if self.settings.enable_continuous { fast } else { 0 };
         if !bullets.is_empty() {
             self.sweep_bullets(&mut bullets, dt);
@@ -315,16 +320,25 @@ impl World {
         }
     }
 
-    /// Moves the broad-phase proxy of collider `ck`, the only collider of a
-    /// dynamic body written back in place with its new bounds `first`
-    /// ([`Writing::Moved`]). The body itself is not read: on several
-    /// threads it was last written on another core.
-    fn move_proxy(&mut self, ck: crate::ColliderKey, first: FirstBounds) {
-        if let Ok((moved, hint)) = self.broad_phase.refit_hinted(ck, first.hint, first.aabb) {
-            let c = &mut self.colliders[ck];
-            c.proxy_hint = hint;
-            if let Some(fat) = moved {
-                c.proxy_box = fat;
+    /// Moves the broad-phase proxies of `refits`, each the only collider of
+    /// a dynamic body written back in place with its new bounds
+    /// ([`Writing::Moved`]), all in one batch: where most of a region's
+    /// proxies move (a tumbling pile), the region is re-sorted whole rather
+    /// than entry by entry (`SweepAndPrune::refit_many`). The bodies
+    /// themselves are not read: on several threads they were last written on
+    /// another core.
+    fn move_proxies(&mut self, refits: &mut [Refit<crate::ColliderKey>]) {
+        if refits.is_empty() {
+            return;
+        }
+        self.broad_phase.refit_many(refits);
+        for refit in refits.iter() {
+            if let Ok(moved) = refit.outcome {
+                let c = &mut self.colliders[refit.key];
+                c.proxy_hint = refit.hint;
+                if let Some(fat) = moved {
+                    c.proxy_box = fat;
+                }
             }
         }
     }

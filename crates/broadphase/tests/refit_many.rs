@@ -1,0 +1,117 @@
+//! Property test: a batch of refits (`refit_many`) does what the same refits
+//! one at a time (`refit_hinted`, the oracle) do: the same outcome for each,
+//! the same events at the next step, the same pairs, the same answers to
+//! queries, and the same behaviour under the calls that follow. Batches mix
+//! small moves of most of a crowd (regions re-sorted whole) with a few large
+//! ones (regions moved entry by entry, proxies crossing region borders or
+//! growing too large for the grid), repeated keys, unknown keys and invalid
+//! boxes.
+
+mod common;
+
+use common::{Rng, aabb};
+use lamina_broadphase::{BroadPhaseError, BroadPhaseSettings, ProxyHint, Refit, SweepAndPrune};
+use lamina_geometry::{Aabb, Real};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// A box near `(x, y)`, up to `size` on each side.
+fn near(rng: &mut Rng, x: Real, y: Real, size: Real) -> Aabb {
+    let (w, h) = (rng.range(0.0, size), rng.range(0.0, size));
+    aabb(x, y, x + w, y + h)
+}
+
+/// Every query answer over a grid of query boxes, sorted.
+fn answers(sap: &SweepAndPrune<u32>) -> Vec<Vec<u32>> {
+    let mut all = Vec::new();
+    for i in -6..6 {
+        for j in -6..6 {
+            let (x, y) = (i as Real * 2.0, j as Real * 2.0);
+            let mut found = Vec::new();
+            sap.query(&aabb(x, y, x + 1.5, y + 1.5), &mut found).unwrap();
+            found.sort_unstable();
+            all.push(found);
+        }
+    }
+    all
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_batch_refits_as_refits_one_by_one(
+        seed in 1u64..u64::MAX,
+        count in 4usize..80,
+        rounds in 1usize..6,
+        margin in prop_oneof![Just(0.0 as Real), Just(0.1 as Real)],
+        region_size in prop_oneof![Just(2.0 as Real), Just(4.0 as Real), Just(16.0 as Real)],
+    ) {
+        let mut rng = Rng(seed);
+        let settings = BroadPhaseSettings { margin, region_size };
+        let mut batched = SweepAndPrune::<u32>::with_settings(settings).unwrap();
+        let mut places: Vec<(Real, Real)> = Vec::new();
+        for key in 0..count as u32 {
+            let (x, y) = (rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
+            batched.insert(key, near(&mut rng, x, y, 1.0)).unwrap();
+            places.push((x, y));
+        }
+        let mut single = batched.clone();
+        let (mut events_batched, mut events_single) = (Vec::new(), Vec::new());
+        batched.update_pairs(&mut events_batched);
+        single.update_pairs(&mut events_single);
+        for _ in 0..rounds {
+            // Most of the crowd drifts a little, a few jump far or grow,
+            // some keys come twice, a few are unknown or their boxes invalid.
+            let mut refits = Vec::new();
+            let share = rng.range(0.05, 1.0);
+            for key in 0..count as u32 + 3 {
+                if rng.unit() > share {
+                    continue;
+                }
+                let (x, y) = places.get(key as usize).copied().unwrap_or((0.0, 0.0));
+                let (far_x, far_y) = (rng.range(-12.0, 12.0), rng.range(-12.0, 12.0));
+                let (dx, dy) = (rng.range(-0.2, 0.2), rng.range(-0.2, 0.2));
+                let b = match rng.below(20) {
+                    0 => near(&mut rng, far_x, far_y, 1.0),
+                    1 => near(&mut rng, x, y, 3.0 * region_size),
+                    2 => aabb(x, y, Real::NAN, y),
+                    _ => near(&mut rng, x + dx, y + dy, 1.0),
+                };
+                refits.push(Refit::new(key, ProxyHint::NONE, b));
+                if rng.below(10) == 0 {
+                    refits.push(Refit::new(key, ProxyHint::NONE, near(&mut rng, x, y, 1.0)));
+                }
+            }
+            batched.refit_many(&mut refits);
+            let mut moved = BTreeSet::new();
+            for refit in &refits {
+                if moved.contains(&refit.key) {
+                    prop_assert_eq!(&refit.outcome, &Err(BroadPhaseError::DuplicateKey(refit.key)));
+                    continue;
+                }
+                let expected = single.refit(refit.key, refit.aabb);
+                // Written out, so that the NaN of a refused box equals itself.
+                prop_assert_eq!(format!("{:?}", refit.outcome), format!("{expected:?}"), "refit of {}", refit.key);
+                if let Ok(Some(_)) = expected {
+                    moved.insert(refit.key);
+                    prop_assert_eq!(batched.hint(refit.key), Some(refit.hint));
+                }
+            }
+            batched.update_pairs(&mut events_batched);
+            single.update_pairs(&mut events_single);
+            prop_assert_eq!(&events_batched, &events_single);
+            prop_assert_eq!(batched.pairs().collect::<Vec<_>>(), single.pairs().collect::<Vec<_>>());
+            prop_assert_eq!(answers(&batched), answers(&single));
+            // The calls after a batch find the proxies where it left them.
+            let key = rng.below(count) as u32;
+            prop_assert_eq!(batched.remove(key), single.remove(key));
+            let b = near(&mut rng, 0.0, 0.0, 2.0);
+            prop_assert_eq!(batched.insert(key, b), single.insert(key, b));
+            let other = rng.below(count) as u32;
+            let (x, y) = (rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
+            let b = near(&mut rng, x, y, 1.0);
+            prop_assert_eq!(batched.update(other, b), single.update(other, b));
+        }
+    }
+}
