@@ -155,15 +155,79 @@ impl Lanes for Wide {
     #[inline(always)]
     fn gather_rows<'a>(row: impl Fn(usize) -> &'a [Real; 8]) -> [Self; 8] {
         let rows: [&[Real; 8]; LANES] = std::array::from_fn(row);
+        #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+        {
+            sse::gather(rows)
+        }
+        #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
         std::array::from_fn(|f| Wide::new(std::array::from_fn(|l| rows[l][f])))
     }
     #[inline(always)]
     fn scatter_rows(columns: &[Self; 8], mut store: impl FnMut(usize, &[Real; 8])) {
-        let columns = columns.map(|c| c.to_array());
-        let rows: [[Real; 8]; LANES] = std::array::from_fn(|l| std::array::from_fn(|f| columns[f][l]));
+        #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+        let rows = sse::scatter(columns);
+        #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+        let rows: [[Real; 8]; LANES] = {
+            let columns = columns.map(|c| c.to_array());
+            std::array::from_fn(|l| std::array::from_fn(|f| columns[f][l]))
+        };
         for (l, row) in rows.iter().enumerate() {
             store(l, row);
         }
+    }
+}
+
+/// Four rows of eight `f32`s turned into eight lanes of four and back with
+/// SSE shuffles: each half of the rows is a 4 × 4 block, transposed by
+/// interleaving pairs of rows and then their halves. Built element by
+/// element, the same moves compiled to single-number inserts and
+/// extractions through general registers.
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+mod sse {
+    use std::arch::x86_64::*;
+
+    use super::{LANES, Wide};
+
+    const _: () = assert!(std::mem::size_of::<Wide>() == std::mem::size_of::<__m128>());
+
+    /// The 4 × 4 block whose rows are `r`, transposed.
+    #[inline(always)]
+    fn transpose(r: [__m128; 4]) -> [__m128; 4] {
+        // SAFETY: SSE is part of every x86_64 processor.
+        unsafe {
+            let (t0, t1) = (_mm_unpacklo_ps(r[0], r[1]), _mm_unpackhi_ps(r[0], r[1]));
+            let (t2, t3) = (_mm_unpacklo_ps(r[2], r[3]), _mm_unpackhi_ps(r[2], r[3]));
+            [_mm_movelh_ps(t0, t2), _mm_movehl_ps(t2, t0), _mm_movelh_ps(t1, t3), _mm_movehl_ps(t3, t1)]
+        }
+    }
+
+    /// `rows` as eight lanes: lane `f` holds number `f` of every row.
+    #[inline(always)]
+    pub(super) fn gather(rows: [&[f32; 8]; LANES]) -> [Wide; 8] {
+        // SAFETY: each load reads four of a row's eight `f32`s; SSE is part
+        // of every x86_64 processor.
+        let half = |h: usize| transpose(rows.map(|r| unsafe { _mm_loadu_ps(r.as_ptr().add(4 * h)) }));
+        let ([a, b, c, d], [e, f, g, k]) = (half(0), half(1));
+        // SAFETY: a `Wide` is four `f32`s in an SSE register's layout (the
+        // sizes are checked above), as is every `__m128`.
+        [a, b, c, d, e, f, g, k].map(|v| unsafe { std::mem::transmute::<__m128, Wide>(v) })
+    }
+
+    /// The inverse of [`gather`]: the four rows of eight held by `columns`.
+    #[inline(always)]
+    pub(super) fn scatter(columns: &[Wide; 8]) -> [[f32; 8]; LANES] {
+        // SAFETY: as in `gather`.
+        let c = columns.map(|w| unsafe { std::mem::transmute::<Wide, __m128>(w) });
+        let (low, high) = (transpose([c[0], c[1], c[2], c[3]]), transpose([c[4], c[5], c[6], c[7]]));
+        let mut rows = [[0.0; 8]; LANES];
+        for (l, row) in rows.iter_mut().enumerate() {
+            // SAFETY: each store writes four of the row's eight `f32`s.
+            unsafe {
+                _mm_storeu_ps(row.as_mut_ptr(), low[l]);
+                _mm_storeu_ps(row.as_mut_ptr().add(4), high[l]);
+            }
+        }
+        rows
     }
 }
 
