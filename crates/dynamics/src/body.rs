@@ -255,31 +255,7 @@ pub struct Body {
 /// No solver slot: fixed or sleeping bodies.
 pub(crate) const NO_INDEX: u32 = u32::MAX;
 
-/// The bit that marks a solver index as read-only in a constraint: set on a
-/// kinematic body's index (and on [`NO_INDEX`]). A constraint cannot move a
-/// kinematic body (no inverse mass or inertia), so it reads the body's state
-/// and never writes it, and the colouring treats the body as immovable: the
-/// contacts of a large kinematic body (a drum, a conveyor) share colours
-/// instead of each needing one of its own and spilling into the serial
-/// overflow colour. Solver indices stay far below this bit (the world's
-/// bodies are counted in `u32` slots, and the solver lists at most as many).
-pub(crate) const READ_ONLY: u32 = 1 << 31;
-
-/// Whether a constraint may write the body of solver index `i`: a movable
-/// body, not an immovable or kinematic one (see [`READ_ONLY`]).
-#[inline(always)]
-pub(crate) fn writable(i: u32) -> bool {
-    i & READ_ONLY == 0
-}
-
 impl Body {
-    /// The index constraints refer to this body by during a step: its
-    /// solver index, marked [`READ_ONLY`] for a kinematic body.
-    #[inline(always)]
-    pub(crate) fn constraint_index(&self) -> u32 {
-        if self.kind == BodyKind::Kinematic { self.solver_index | READ_ONLY } else { self.solver_index }
-    }
-
     pub(crate) fn from_desc(desc: &BodyDesc) -> Self {
         let (sin, cos) = lamina_geometry::trig::sin_cos(desc.angle);
         let pose = Isometry::from_parts(desc.translation.into(), Rotation::from_cos_sin_unchecked(cos, sin));

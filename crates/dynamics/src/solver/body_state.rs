@@ -5,7 +5,7 @@ use lamina_geometry::{Real, Rotation, Vec2};
 use super::lanes::{Lanes, RotW, Vec2W, Wide, max, min};
 use super::team::BlockSlice;
 
-use crate::body::{NO_INDEX, READ_ONLY, writable};
+use crate::body::NO_INDEX;
 
 /// What changes during the substeps: eight numbers (32 bytes in f32, aligned
 /// to 32), so two bodies share a cache line, none straddles two, and a bundle
@@ -91,26 +91,13 @@ impl<'a> States<'a> {
         unsafe { self.states.range(range) }
     }
 
-    /// Where body `i`'s state lies, to write it: `None` for immovable
-    /// bodies (`NO_INDEX`) and kinematic ones (marked [`READ_ONLY`]), found
-    /// by the bounds check itself, since the mark lies far past any state.
-    /// Any other index past the end is a bug in the solver's packing (debug
-    /// builds stop on it); it is left alone rather than written outside the
-    /// array.
+    /// Where body `i`'s state lies; `None` for immovable bodies (`NO_INDEX`),
+    /// found by the bounds check itself. Any other index past the end is a
+    /// bug in the solver's packing (debug builds stop on it); it reads as
+    /// immovable rather than outside the array.
     #[inline(always)]
-    fn write_slot(&self, i: u32) -> Option<*mut BodyState> {
+    fn slot(&self, i: u32) -> Option<*mut BodyState> {
         let slot = self.states.get(i as usize);
-        debug_assert!(slot.is_some() || !writable(i), "body index {i} past the solver's states");
-        slot
-    }
-
-    /// Where body `i`'s state lies, to read it: kinematic bodies' states
-    /// are read (their velocities drive the constraints) where their mark
-    /// is taken off; `None` for immovable bodies (`NO_INDEX`), whose
-    /// unmarked index still lies past every state.
-    #[inline(always)]
-    fn read_slot(&self, i: u32) -> Option<*mut BodyState> {
-        let slot = self.states.get((i & !READ_ONLY) as usize);
         debug_assert!(slot.is_some() || i == NO_INDEX, "body index {i} past the solver's states");
         slot
     }
@@ -118,10 +105,9 @@ impl<'a> States<'a> {
     /// The state of body `i`; immovable bodies (`NO_INDEX`) read as fixed.
     #[inline]
     pub fn load(&self, i: u32) -> BodyState {
-        match self.read_slot(i) {
+        match self.slot(i) {
             // SAFETY: in bounds; no other thread writes index `i` while this
-            // colour is solved (a kinematic body's state is written only by
-            // the integration stages).
+            // colour is solved.
             Some(s) => unsafe { s.read() },
             None => BodyState::FIXED,
         }
@@ -132,23 +118,21 @@ impl<'a> States<'a> {
     /// bodies (`NO_INDEX`) read as fixed.
     #[inline(always)]
     pub fn row(&self, i: u32) -> &[Real; 8] {
-        let state: *const BodyState = match self.read_slot(i) {
+        let state: *const BodyState = match self.slot(i) {
             Some(s) => s,
             None => &FIXED_STATE,
         };
         // SAFETY: in bounds or the fixed state; no other thread writes index
-        // `i` while this colour is solved (a kinematic body's state is
-        // written only by the integration stages); `BodyState` is `repr(C)`
-        // and made of eight `Real`s with no padding (asserted at compile time
-        // beside it).
+        // `i` while this colour is solved; `BodyState` is `repr(C)` and made
+        // of eight `Real`s with no padding (asserted at compile time beside it).
         unsafe { &*state.cast::<[Real; 8]>() }
     }
 
     /// Writes body `i`'s whole state from a row laid out as [`States::row`]
-    /// gives it; immovable and kinematic bodies are left alone.
+    /// gives it; immovable bodies are left alone.
     #[inline(always)]
     pub fn store_row(&self, i: u32, row: &[Real; 8]) {
-        if let Some(s) = self.write_slot(i) {
+        if let Some(s) = self.slot(i) {
             // SAFETY: in bounds; index `i` belongs to one constraint of this
             // colour, which only one thread solves; the layout is as in `row`.
             unsafe { s.cast::<[Real; 8]>().write(*row) }
@@ -163,11 +147,10 @@ impl<'a> States<'a> {
         self.store_velocity(i, Vec2::new(clamp(v.x), clamp(v.y)), clamp(w));
     }
 
-    /// Writes back body `i`'s velocities; immovable and kinematic bodies are
-    /// left alone.
+    /// Writes back body `i`'s velocities; immovable bodies are left alone.
     #[inline]
     pub fn store_velocity(&self, i: u32, v: Vec2, w: Real) {
-        if let Some(s) = self.write_slot(i) {
+        if let Some(s) = self.slot(i) {
             // SAFETY: in bounds; index `i` belongs to one constraint of this
             // colour, which only one thread solves.
             unsafe {

@@ -4,11 +4,7 @@
 //! coloured greedily so that no two constraints of one colour
 //! share a movable body: each takes the first colour in which neither of its
 //! movable bodies is taken yet (immovable bodies never take a colour, so the
-//! hundreds of contacts on one ground do not serialise). Kinematic bodies
-//! count as immovable here: constraints read their velocities and never
-//! change them (their indices are marked read-only, see `body::READ_ONLY`),
-//! so the hundred contacts of a turning drum share colours as a ground's
-//! do, where each once took a colour of its own and most overflowed. Within a colour,
+//! hundreds of contacts on one ground do not serialise). Within a colour,
 //! constraints are independent — they can be solved in any order, or in
 //! parallel, with the same result — and colours are solved in a fixed order.
 //! Constraints that find no free colour among the first [`COLOR_COUNT`] − 1 go
@@ -24,7 +20,7 @@
 //! by row), which removes the sideways drift that a plain left-to-right
 //! Gauss–Seidel sweep builds up in tall structures.
 
-use crate::body::writable;
+use crate::body::NO_INDEX;
 
 /// Colours, the last one being the overflow set (as in Box2D v3: 24).
 pub(crate) const COLOR_COUNT: usize = 24;
@@ -164,9 +160,9 @@ impl ConstraintGraph {
     /// colour when none is. Constraints with an immovable body search the
     /// colours from the top down (see [`MOVABLE_COLOR_COUNT`]).
     fn first_free_color(&mut self, a: u32, b: u32) -> usize {
-        let mask = |i: u32| if writable(i) { self.taken[i as usize] } else { 0 };
+        let mask = |i: u32| if i == NO_INDEX { 0 } else { self.taken[i as usize] };
         let free = !(mask(a) | mask(b));
-        let immovable = !writable(a) || !writable(b);
+        let immovable = a == NO_INDEX || b == NO_INDEX;
         let color = if immovable {
             let free = free & color_range(1, OVERFLOW);
             if free == 0 {
@@ -181,7 +177,7 @@ impl ConstraintGraph {
             free.trailing_zeros() as usize
         };
         for i in [a, b] {
-            if writable(i) {
+            if i != NO_INDEX {
                 self.taken[i as usize] |= 1 << color;
             }
         }
@@ -192,13 +188,6 @@ impl ConstraintGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body::NO_INDEX;
-
-    /// Whether a test's body index stands for an immovable body: none
-    /// (`NO_INDEX`) or a kinematic one (marked read-only).
-    fn still(i: u32) -> bool {
-        i == NO_INDEX || i & crate::body::READ_ONLY != 0
-    }
 
     /// The colouring rule spelt out: for each constraint in turn, the colours
     /// of its range in search order, the first that no earlier constraint of
@@ -206,10 +195,10 @@ mod tests {
     fn greedy_by_search(constraints: &[(u32, u32)]) -> Vec<usize> {
         let mut colors: Vec<usize> = Vec::new();
         for (k, &(a, b)) in constraints.iter().enumerate() {
-            let immovable = still(a) || still(b);
+            let immovable = a == NO_INDEX || b == NO_INDEX;
             let search: Vec<usize> =
                 if immovable { (1..OVERFLOW).rev().collect() } else { (0..MOVABLE_COLOR_COUNT).collect() };
-            let shares = |i: u32, (c, d): (u32, u32)| !still(i) && (i == c || i == d);
+            let shares = |i: u32, (c, d): (u32, u32)| i != NO_INDEX && (i == c || i == d);
             let free = |color: usize| {
                 (0..k)
                     .all(|j| colors[j] != color || !(shares(a, constraints[j]) || shares(b, constraints[j])))
@@ -220,32 +209,25 @@ mod tests {
     }
 
     /// Random constraints among few bodies (so that colours run out and the
-    /// overflow colour fills), some against a fixed body and some against a
-    /// kinematic one: every colour the graph gives is the one the rule spelt
-    /// out gives, and no two constraints of a colour other than the overflow
-    /// share a movable body.
+    /// overflow colour fills), some against immovable bodies: every colour
+    /// the graph gives is the one the rule spelt out gives, and no two
+    /// constraints of a colour other than the overflow share a movable body.
     #[test]
     fn colours_follow_the_greedy_rule() {
         let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
         let mut next = |n: u32| (rng.next() % u64::from(n)) as u32;
         for bodies in [2u32, 5, 12, 40] {
-            // Bodies `0..bodies` are dynamic, the next one kinematic.
-            let kinematic = bodies | crate::body::READ_ONLY;
-            let body = |r: u32| match r {
-                r if r == bodies => NO_INDEX,
-                r if r == bodies + 1 => kinematic,
-                r => r,
-            };
+            let body = |r: u32| if r == bodies { NO_INDEX } else { r };
             let mut joints = Vec::new();
             let mut contacts = Vec::new();
             for _ in 0..60 {
-                joints.push((body(next(bodies + 2)), next(bodies)));
+                joints.push((body(next(bodies + 1)), next(bodies)));
             }
             for _ in 0..400 {
-                contacts.push((next(bodies), body(next(bodies + 2))));
+                contacts.push((next(bodies), body(next(bodies + 1))));
             }
             let mut graph = ConstraintGraph::default();
-            graph.build(&joints, &contacts, bodies as usize + 1);
+            graph.build(&joints, &contacts, bodies as usize);
             let all: Vec<(u32, u32)> = joints.iter().chain(&contacts).copied().collect();
             let expected = greedy_by_search(&all);
             let given: Vec<usize> =
@@ -255,35 +237,13 @@ mod tests {
                 for (j, &(c, d)) in all.iter().enumerate().take(i) {
                     if given[i] == given[j] && given[i] != OVERFLOW {
                         for x in [a, b] {
-                            assert!(still(x) || (x != c && x != d), "colour {} shared", given[i]);
+                            assert!(x == NO_INDEX || (x != c && x != d), "colour {} shared", given[i]);
                         }
                     }
                 }
             }
             assert!(given.contains(&OVERFLOW) || bodies > 5, "few bodies fill the colours");
         }
-    }
-
-    /// A kinematic body touched by more dynamic bodies than there are
-    /// colours (a turning drum full of boxes) leaves nothing to the serial
-    /// overflow colour: its contacts share colours as a fixed ground's do.
-    /// Were it coloured as a movable body, each contact would need a colour
-    /// of its own and all but the first twenty would overflow.
-    #[test]
-    fn a_kinematic_body_shares_its_colours() {
-        let drum = 300 | crate::body::READ_ONLY;
-        let contacts: Vec<(u32, u32)> =
-            (0..300).map(|i| if i % 2 == 0 { (drum, i) } else { (i, drum) }).collect();
-        let mut graph = ConstraintGraph::default();
-        graph.build(&[], &contacts, 301);
-        let order = &graph.contacts;
-        assert_eq!(order.starts[OVERFLOW + 1] - order.starts[OVERFLOW], 0, "no contact overflows");
-        assert!(graph.contacts.colors.iter().all(|&c| c as usize == OVERFLOW - 1), "all in the top colour");
-        let mut movable = ConstraintGraph::default();
-        let plain: Vec<(u32, u32)> = contacts.iter().map(|&(a, b)| (a & 511, b & 511)).collect();
-        movable.build(&[], &plain, 301);
-        let overflow = movable.contacts.starts[OVERFLOW + 1] - movable.contacts.starts[OVERFLOW];
-        assert_eq!(overflow, 300 - MOVABLE_COLOR_COUNT, "as a movable body, the drum's contacts overflow");
     }
 
     /// Grouping is a stable partition within each colour: the bounds stay,

@@ -20,7 +20,7 @@ use super::body_state::{BodyParams, BodyState, States};
 use super::bundles::LaneBundle;
 use super::contact_bundle::{ContactBundle, PointW};
 use super::lanes::{Lanes, Vec2W};
-use crate::body::writable;
+use crate::body::NO_INDEX;
 use crate::narrow_phase::SolverManifold;
 
 /// The row of a lane that holds no contact, or of a second point that is
@@ -60,10 +60,8 @@ impl ContactSource<'_> {
         let empty = <ContactBundle<W> as LaneBundle>::EMPTY;
         *bundle = empty;
         let manifold = |l: usize| members.get(l).map(|&i| &self.manifolds[self.places[i as usize] as usize]);
-        // A kinematic body's index is marked read-only: its parameters are
-        // an immovable body's (no inverse mass or inertia), read as such.
         let params =
-            |i: u32| if writable(i) { self.params[i as usize].row() } else { BodyParams::FIXED.row() };
+            |i: u32| if i == NO_INDEX { BodyParams::FIXED.row() } else { self.params[i as usize].row() };
 
         // Unused lanes keep the empty bundle's `NO_INDEX`, which reads the
         // parameters of an immovable body.
@@ -157,7 +155,6 @@ fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: &Vec2, rb: &Vec2) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body::{NO_INDEX, READ_ONLY};
     use crate::narrow_phase::SolverPoint;
     use crate::solver::lanes::{LANES, Wide, lane};
     use crate::test_rng::Rng;
@@ -174,9 +171,8 @@ mod tests {
         let value = |rng: &mut Rng| rng.unit() * 4.0 - 2.0;
         let bodies = 12;
         // Body 0 is kinematic (no mass, no inertia: immovable as a fixed
-        // body is, its index marked read-only, its velocity read) and body 1
-        // turns but does not translate (no inverse mass, an inverse inertia):
-        // the softness goes by mass, not by index.
+        // body is) and body 1 turns but does not translate (no inverse mass,
+        // an inverse inertia): the softness goes by mass, not by index.
         let params: Vec<BodyParams> = (0..bodies)
             .map(|k| BodyParams {
                 inv_mass: if k < 2 { 0.0 } else { 0.5 + rng.unit() },
@@ -184,10 +180,9 @@ mod tests {
                 ..BodyParams::FIXED
             })
             .collect();
-        let plain_states: Vec<BodyState> = (0..bodies)
+        let mut states: Vec<BodyState> = (0..bodies)
             .map(|_| BodyState::at_rest_with(Vec2::new(value(&mut rng), value(&mut rng)), value(&mut rng)))
             .collect();
-        let mut states = plain_states.clone();
         let states = States::new(&mut states);
         let mut manifolds = Vec::new();
         let mut indices = Vec::new();
@@ -213,8 +208,7 @@ mod tests {
                 points,
             });
             // A fixed A, a fixed B, or two bodies of the solver.
-            let mark = |k: u32| if k == 0 { k | READ_ONLY } else { k };
-            let (a, b) = (mark(i % bodies), mark((i * 7 + 3) % bodies));
+            let (a, b) = (i % bodies, (i * 7 + 3) % bodies);
             indices.push(match i % 4 {
                 1 => (NO_INDEX, b),
                 2 => (a, NO_INDEX),
@@ -237,14 +231,14 @@ mod tests {
                 static_softness,
                 warm_start,
             };
-            check::<Wide>(&source, &plain_states);
+            check::<Wide>(&source);
             #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
             if crate::solver::avx::available() {
-                check::<crate::solver::avx::Avx8>(&source, &plain_states);
+                check::<crate::solver::avx::Avx8>(&source);
             }
         }
 
-        fn check<W: Lanes>(source: &ContactSource, states: &[BodyState]) {
+        fn check<W: Lanes>(source: &ContactSource) {
             let width = W::N;
             assert!(width >= LANES);
             for first in (0..40).step_by(width) {
@@ -256,7 +250,7 @@ mod tests {
                     let bounces = members.iter().any(|&i| manifold(i).restitution > 0.0);
                     assert_eq!(bundle.bouncy, bounces, "contacts {members:?}");
                     for l in 0..width {
-                        check_lane(source, states, &bundle, members.get(l).copied(), l);
+                        check_lane(source, &bundle, members.get(l).copied(), l);
                     }
                 }
             }
@@ -264,7 +258,6 @@ mod tests {
 
         fn check_lane<W: Lanes>(
             source: &ContactSource,
-            states: &[BodyState],
             bundle: &ContactBundle<W>,
             member: Option<u32>,
             l: usize,
@@ -312,8 +305,7 @@ mod tests {
             };
             let m = &source.manifolds[source.places[i as usize] as usize];
             let (a, b) = source.indices[i as usize];
-            let unmarked = |k: u32| (k != NO_INDEX).then_some((k & !READ_ONLY) as usize);
-            let param = |k: u32| unmarked(k).map_or(BodyParams::FIXED, |k| source.params[k]);
+            let param = |k: u32| if k == NO_INDEX { BodyParams::FIXED } else { source.params[k as usize] };
             assert_eq!(bundle.bodies.members.as_ref()[l], i);
             assert_eq!((bundle.bodies.a.as_ref()[l], bundle.bodies.b.as_ref()[l]), (a, b));
             assert_eq!(lane(&bundle.bodies.inv_mass_a, l), param(a).inv_mass);
@@ -329,8 +321,7 @@ mod tests {
             assert_eq!(lane(&bundle.bias_rate, l), soft.bias_rate);
             assert_eq!(lane(&bundle.mass_scale, l), soft.mass_scale);
             assert_eq!(lane(&bundle.impulse_scale, l), soft.impulse_scale);
-            let state = |k: u32| unmarked(k).map_or(BodyState::FIXED, |k| states[k]);
-            let (sa, sb) = (state(a), state(b));
+            let (sa, sb) = (source.states.load(a), source.states.load(b));
             for (k, p) in bundle.points.iter().enumerate() {
                 let mp = if k < m.count as usize { m.points[k] } else { SolverPoint::default() };
                 let at = |w: &W| lane(w, l);

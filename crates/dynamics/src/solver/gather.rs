@@ -146,7 +146,7 @@ pub(super) fn gather_bodies(
             };
             let index = (first_index + i) as u32;
             b.solver_index = index;
-            *of_slot = (index_and_version(key).1, b.constraint_index());
+            *of_slot = (index_and_version(key).1, index);
             awake[i] = key;
             firsts[i] = b.colliders.first().copied();
             (states[i], params[i]) = body_entry(b, settings, h);

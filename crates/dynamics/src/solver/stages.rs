@@ -60,10 +60,8 @@ pub(crate) struct Solver {
     pub first_colliders: Vec<Option<ColliderKey>>,
     pub states: Vec<BodyState>,
     params: Vec<BodyParams>,
-    /// Each body slot's version and the index constraints refer to it by
-    /// (`Body::constraint_index`: the solver index, marked read-only for a
-    /// kinematic body; `NO_INDEX` for bodies not solved and free slots): the
-    /// body map's slots in a dense array, so that
+    /// Each body slot's version and solver index (`NO_INDEX` for bodies not
+    /// solved and free slots): the body map's slots in a dense array, so that
     /// listing the constraints finds their bodies' indices without a look-up
     /// in the map (see [`solver_index`]).
     solver_of_slot: Vec<(u32, u32)>,
@@ -302,7 +300,7 @@ impl Solver {
     fn gather_body(&mut self, key: BodyKey, b: &mut Body, settings: &WorldSettings, h: Real) {
         let (slot, version) = index_and_version(key);
         b.solver_index = self.states.len() as u32;
-        self.solver_of_slot[slot as usize] = (version, b.constraint_index());
+        self.solver_of_slot[slot as usize] = (version, b.solver_index);
         self.awake.push(key);
         self.first_colliders.push(b.colliders.first().copied());
         let (state, params) = gather::body_entry(b, settings, h);
@@ -445,7 +443,7 @@ impl Solver {
         };
         let joint_body = |k: BodyKey| match bodies.get(k) {
             Some(b) => JointBody {
-                index: b.constraint_index(),
+                index: b.solver_index,
                 inv_mass: if b.solver_index == NO_INDEX { 0.0 } else { b.inv_mass },
                 inv_inertia: if b.solver_index == NO_INDEX { 0.0 } else { b.inv_inertia },
                 pose: b.pose,
@@ -729,8 +727,8 @@ fn prepare_in_order(
     }
 }
 
-/// Body `key`'s index in constraints, `NO_INDEX` if it has none (not solved
-/// this step, or a key of no body): what `Body::constraint_index` gives, read from
+/// Body `key`'s solver index, `NO_INDEX` if it has none (not solved this
+/// step, or a key of no body): what `Body::solver_index` holds, read from
 /// the dense `solver_of_slot` of [`Solver::gather_bodies`] by the key's slot
 /// and version instead of through the body map.
 fn solver_index(solver_of_slot: &[(u32, u32)], key: BodyKey) -> u32 {
@@ -1230,25 +1228,17 @@ mod tests {
         assert!(world.remove_body(removed));
         let reused = world.add_body(BodyDesc::dynamic().translation(20.0, 5.0));
         keys.push(reused);
-        let kinematic = world.add_body(BodyDesc::kinematic().translation(-5.0, 3.0));
-        keys.push(kinematic);
         world.step(1.0 / 60.0).unwrap();
 
         let slots = &world.solver.solver_of_slot;
         assert_eq!(solver_index(slots, removed), NO_INDEX, "a removed body's key");
         let mut solved = 0;
         for &key in &keys {
-            let b = &world.bodies[key];
-            let expected = match b.kind {
-                BodyKind::Kinematic => b.solver_index | crate::body::READ_ONLY,
-                _ => b.solver_index,
-            };
+            let expected = world.bodies[key].solver_index;
             assert_eq!(solver_index(slots, key), expected, "{key:?}");
-            solved += usize::from(b.solver_index != NO_INDEX);
+            solved += usize::from(expected != NO_INDEX);
         }
         assert_eq!(solved, keys.len() - 2, "all but the ground and the sleeping body are solved");
-        let k = world.bodies[kinematic].solver_index;
-        assert!(k != NO_INDEX && !crate::body::writable(solver_index(slots, kinematic)));
     }
 
     /// A heavy plank carrying a row of balls, each touching its neighbours:
@@ -1306,64 +1296,6 @@ mod tests {
             assert_eq!(merged, apart, "{threads} threads");
             assert!(2 * merged_stages < apart_stages, "{merged_stages} stages merged, {apart_stages} apart");
         }
-    }
-
-    /// A kinematic plank lifting a row of 59 balls, one ball hung from it
-    /// by a joint: the plank's contacts share colours as a ground's do
-    /// (none overflows, where each would take a colour of its own as a
-    /// movable body's), the plank keeps exactly the velocity it was given
-    /// (constraints read it and never write it), every ball rides on it
-    /// (resting a radius above its top, within the slop), and one thread
-    /// and three give the same bits.
-    #[test]
-    fn a_kinematic_plank_carries_a_row_without_overflow() {
-        use crate::JointDesc;
-        let lift = Vec2::new(0.0, 0.5);
-        let world = || {
-            let settings = crate::WorldSettings { enable_sleep: false, ..Default::default() };
-            let mut world = World::new(settings);
-            let plank = world.add_body(BodyDesc::kinematic().translation(0.0, 1.0).linear_velocity(lift));
-            world.add_collider(plank, ColliderDesc::new(Shape::rectangle(30.0, 0.5))).unwrap();
-            let mut balls = Vec::new();
-            for i in 0..59 {
-                let ball = world.add_body(BodyDesc::dynamic().translation(-29.0 + i as Real, 2.0));
-                world.add_collider(ball, ColliderDesc::new(Shape::circle(0.5))).unwrap();
-                balls.push(ball);
-            }
-            let hung = world.add_body(BodyDesc::dynamic().translation(0.0, -1.0));
-            world.add_collider(hung, ColliderDesc::new(Shape::circle(0.25))).unwrap();
-            let anchor = lamina_geometry::Point::new(0.0, 0.0);
-            world.add_joint(JointDesc::revolute(plank, hung, anchor)).unwrap();
-            (world, plank, balls)
-        };
-        let run = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let (mut w, plank, balls) = world();
-            let mut overflow = 0;
-            pool.install(|| {
-                for _ in 0..60 {
-                    w.step(1.0 / 60.0).unwrap();
-                    let starts = &w.solver.graph.contacts.starts;
-                    overflow += starts[OVERFLOW + 1] - starts[OVERFLOW];
-                }
-            });
-            let p = &w.bodies[plank];
-            assert_eq!(
-                p.linear_velocity().map(Real::to_bits),
-                lift.map(Real::to_bits),
-                "the plank's velocity"
-            );
-            assert_eq!(p.angular_velocity().to_bits(), (0.0 as Real).to_bits(), "the plank's spin");
-            let top = p.pose.translation.y + 0.5;
-            for &ball in &balls {
-                let y = w.bodies[ball].pose.translation.y;
-                assert!((y - (top + 0.5)).abs() < 0.02, "a ball at {y} on a plank whose top is at {top}");
-            }
-            (w.state_hash(), overflow)
-        };
-        let (one, overflow) = run(1);
-        assert_eq!(overflow, 0, "the plank's contacts overflow");
-        assert_eq!(run(3).0, one, "three threads");
     }
 
     /// The joint list kept from step to step is the list made afresh (the
