@@ -210,15 +210,15 @@ pub(crate) struct Region {
     swept: bool,
     /// False for a slot on the free list.
     live: bool,
-    /// During [`SweepAndPrune::refit_many`](crate::SweepAndPrune::refit_many):
-    /// how many of the batch's moving proxies it holds, with [`RESORTED`]
-    /// set once it is chosen to be re-sorted whole. Zero between batches.
+    /// For [`RefitBatch`](crate::RefitBatch)es: how many moving proxies the
+    /// open batch has counted here, with [`RESORTED`] set when the last
+    /// batch found it crowded, so that this one re-sorts it whole.
     #[cfg_attr(feature = "serde", serde(skip))]
     batch: u32,
 }
 
 /// The flag of [`Region::batch`] that marks a region re-sorted whole at the
-/// end of its batch: its moving proxies' entries wait for the re-sort.
+/// end of the batch: its moving proxies' entries wait for the re-sort.
 const RESORTED: u32 = 1 << 31;
 
 /// A region is re-sorted whole when at least one entry in this many belongs
@@ -572,39 +572,29 @@ impl RegionGrid {
     pub(crate) fn count_in_batch(&mut self, r: u32) -> bool {
         let region = &mut self.regions[r as usize];
         region.batch += 1;
-        region.batch == 1
+        region.batch & !RESORTED == 1
     }
 
-    /// Once a batch's moving proxies are counted: whether region `r` is
-    /// re-sorted whole ([`RESORT_SHARE`]), which is then remembered.
-    pub(crate) fn choose_resort(&mut self, r: u32) -> bool {
-        let region = &mut self.regions[r as usize];
-        let resort = region.batch.saturating_mul(RESORT_SHARE) as usize >= region.sap.len();
-        if resort {
-            region.batch |= RESORTED;
-        }
-        resort
-    }
-
-    /// Whether region `r` is to be re-sorted whole at the end of the batch
-    /// under way (never between batches).
+    /// Whether region `r` is re-sorted whole at the end of the open batch
+    /// (chosen by the last one).
     #[inline]
     pub(crate) fn resorts(&self, r: u32) -> bool {
         self.regions[r as usize].batch & RESORTED != 0
     }
 
-    /// Ends region `r`'s part in a batch. A region chosen to be re-sorted
-    /// has left its moving proxies' entries and running sums as they were
-    /// (the array stays sorted by the boxes its entries hold, so other
-    /// proxies' entries could still be found, moved, added and removed
-    /// there): now every entry takes the box `fat` returns for its id, the
-    /// array is sorted again, and the sums are taken afresh from the boxes,
-    /// which also clears the rounding that adding and taking away leaves in
-    /// them.
+    /// Ends region `r`'s part in a batch, and chooses whether the next one
+    /// re-sorts it ([`RESORT_SHARE`]). A region re-sorted in this one has
+    /// left its waiting proxies' entries and running sums as they were (the
+    /// array stays sorted by the boxes its entries hold, so other proxies'
+    /// entries could still be found, moved, added and removed there): now
+    /// every entry takes the box `fat` returns for its id, the array is
+    /// sorted again, and the sums are taken afresh from the boxes, which
+    /// also clears the rounding that adding and taking away leaves in them.
     pub(crate) fn end_batch(&mut self, r: u32, fat: impl Fn(u32) -> Aabb) {
         let region = &mut self.regions[r as usize];
-        let resorted = region.batch & RESORTED != 0;
-        region.batch = 0;
+        let (resorted, movers) = (region.batch & RESORTED != 0, region.batch & !RESORTED);
+        let crowded = movers.saturating_mul(RESORT_SHARE) as usize >= region.sap.len();
+        region.batch = if crowded { RESORTED } else { 0 };
         if !resorted {
             return;
         }

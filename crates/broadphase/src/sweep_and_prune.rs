@@ -219,16 +219,13 @@ pub struct SweepAndPrune<K> {
     /// written.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) filtered: u32,
-    /// Scratch of [`SweepAndPrune::refit_many`]: the refits that move a
-    /// proxy (place in the batch, proxy, new fat box), the regions they
-    /// move in, and a bit per proxy moved by the batch. A moving refit is
-    /// its place in the batch, its proxy, its new fat box and that box's cells.
+    /// While a [`RefitBatch`](crate::RefitBatch) is open: regions chosen
+    /// to be re-sorted at its end take their moving proxies' boxes then.
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) batch_moving: Vec<(usize, u32, Aabb, Option<CellRange>)>,
+    pub(crate) refitting: bool,
+    /// The regions the open batch's movers stay in, each once.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) batch_regions: Vec<u32>,
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) batch_marks: Vec<u64>,
 }
 
 impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
@@ -309,9 +306,8 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             category_counts: [0; 32],
             categories: 0,
             filtered: 0,
-            batch_moving: Vec::new(),
+            refitting: false,
             batch_regions: Vec::new(),
-            batch_marks: Vec::new(),
         }
     }
 
@@ -865,7 +861,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                     for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
                         // A region re-sorted at the end of a batch of refits
                         // takes the new box then (`RegionGrid::end_batch`).
-                        if !self.grid.resorts(r) {
+                        if !(self.refitting && self.grid.resorts(r)) {
                             *hint = self.grid.replace(r, id, &old, &fat, *hint);
                         }
                     }

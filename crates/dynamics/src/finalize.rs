@@ -11,7 +11,6 @@ use crate::disjoint::{borrow_each, borrow_some, recycle};
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
 use crate::{BodyKey, World};
-use lamina_broadphase::Refit;
 use lamina_narrowphase::Sweep;
 
 impl World {
@@ -84,8 +83,6 @@ impl World {
         self.sweep_at_immovables(&awake, &mut finished, &runs, dt);
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
-        let mut refits = std::mem::take(&mut self.proxy_refits);
-        refits.clear();
         self.profile.held_bodies = 0;
         let mut fast = 0;
         // Only the runs that hold a body with something left to do are
@@ -107,17 +104,12 @@ impl World {
                         self.refresh_bounds(key, f.first);
                     }
                     Writing::Refit => self.refresh_bounds(key, f.first),
-                    Writing::Moved(ck) => {
-                        if let Some(first) = f.first {
-                            refits.push(Refit::new(ck, first.hint, first.aabb));
-                        }
-                    }
-                    Writing::Kept(_) => {}
+                    // Moved in one batch below.
+                    Writing::Moved(_) | Writing::Kept(_) => {}
                 }
             }
         }
-        self.move_proxies(&mut refits);
-        self.proxy_refits = refits;
+        self.move_proxies(&awake, &finished, &runs);
         self.profile.fast_bodies = if self.settings.enable_continuous { fast } else { 0 };
         if !bullets.is_empty() {
             self.sweep_bullets(&mut bullets, dt);
@@ -320,24 +312,24 @@ impl World {
         }
     }
 
-    /// Moves the broad-phase proxies of `refits`, each the only collider of
-    /// a dynamic body written back in place with its new bounds
-    /// ([`Writing::Moved`]), all in one batch: where most of a region's
-    /// proxies move (a tumbling pile), the region is re-sorted whole rather
-    /// than entry by entry (`SweepAndPrune::refit_many`). The bodies
-    /// themselves are not read: on several threads they were last written on
-    /// another core.
-    fn move_proxies(&mut self, refits: &mut [Refit<crate::ColliderKey>]) {
-        if refits.is_empty() {
-            return;
-        }
-        self.broad_phase.refit_many(refits);
-        for refit in refits.iter() {
-            if let Ok(moved) = refit.outcome {
-                let c = &mut self.colliders[refit.key];
-                c.proxy_hint = refit.hint;
-                if let Some(fat) = moved {
-                    c.proxy_box = fat;
+    /// Moves the broad-phase proxies of the bodies written back in place
+    /// whose only collider left its fat box ([`Writing::Moved`]), in one
+    /// batch: where most of a region's proxies move (a tumbling pile), the
+    /// region is re-sorted whole rather than entry by entry
+    /// (`SweepAndPrune::refit_batch`). The bodies themselves are not read:
+    /// on several threads they were last written on another core.
+    fn move_proxies(&mut self, awake: &[BodyKey], finished: &[FinishedBody], runs: &[FinishedRun]) {
+        let mut batch = self.broad_phase.refit_batch();
+        for (r, _) in runs.iter().enumerate().filter(|(_, run)| run.serial) {
+            let bodies = r * FINALIZE_CHUNK..((r + 1) * FINALIZE_CHUNK).min(awake.len());
+            for f in &finished[bodies] {
+                let (Writing::Moved(ck), Some(first)) = (f.writing, f.first) else { continue };
+                if let Ok((moved, hint)) = batch.refit(ck, first.hint, first.aabb) {
+                    let c = &mut self.colliders[ck];
+                    c.proxy_hint = hint;
+                    if let Some(fat) = moved {
+                        c.proxy_box = fat;
+                    }
                 }
             }
         }

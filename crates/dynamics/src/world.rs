@@ -82,9 +82,6 @@ pub struct World {
     pub(crate) wake_scratch: Vec<BodyKey>,
     /// Fast bullets with their motion and how much of it they may keep.
     pub(crate) bullet_moves: Vec<(BodyKey, lamina_narrowphase::Sweep, Real)>,
-    /// Scratch of `finalize`: the proxies of the bodies written back in
-    /// place that left their fat boxes, moved in one batch.
-    pub(crate) proxy_refits: Vec<lamina_broadphase::Refit<ColliderKey>>,
     /// What the infallible calls ([`World::new`], [`World::add_body`]) refused.
     pub(crate) refusals: Refusals,
 }
@@ -143,7 +140,6 @@ impl Clone for World {
             swept: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
-            proxy_refits: Vec::new(),
             refusals: self.refusals,
         }
     }
@@ -205,7 +201,6 @@ impl World {
             swept: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
-            proxy_refits: Vec::new(),
             refusals: Refusals::default(),
         }
     }
