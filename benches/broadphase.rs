@@ -14,7 +14,7 @@
 //! really moves), alternately forwards and back.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use lamina::broadphase::{PairEvent, SweepAndPrune};
+use lamina::broadphase::{PairEvent, ProxyHint, SweepAndPrune};
 use lamina::prelude::*;
 use std::hint::black_box;
 
@@ -226,6 +226,30 @@ fn broad_phase(c: &mut Criterion) {
                         for &m in &s.movers {
                             let _ = sap.update(m, s.tight[m as usize]);
                         }
+                        sap.update_pairs(&mut events);
+                        black_box(events.len())
+                    })
+                });
+
+                // The same steps with the moves made in one batch
+                // (`SweepAndPrune::refit_batch`), which re-sorts regions
+                // crowded with movers whole.
+                let mut s = scene(layout, n, percent);
+                let mut sap = SweepAndPrune::<u32>::new();
+                for (k, b) in s.tight.iter().enumerate() {
+                    sap.insert(k as u32, *b).expect("finite boxes");
+                }
+                sap.update_pairs(&mut events);
+                let mut step = 0u64;
+                group.bench_function(id("incremental, batched"), |b| {
+                    b.iter(|| {
+                        step += 1;
+                        shift(&mut s, step);
+                        let mut batch = sap.refit_batch();
+                        for &m in &s.movers {
+                            let _ = batch.refit(m, ProxyHint::NONE, s.tight[m as usize]);
+                        }
+                        drop(batch);
                         sap.update_pairs(&mut events);
                         black_box(events.len())
                     })
