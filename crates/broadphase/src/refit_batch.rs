@@ -6,18 +6,20 @@
 //! flying crowd), their entries drift past each other, the hints go stale,
 //! and each move costs a search and a shift: some three hundred instructions.
 //!
-//! In a batch, a region that was crowded with movers in the last batch (at
-//! least one entry in four) is re-sorted whole when the batch ends: a proxy
-//! all of whose regions are such only takes its new box, and at the end
+//! A batch is told first which proxies are about to be refit
+//! ([`RefitBatch::announce`]): it counts, per region, those whose tight box
+//! has left their fat box. A region where at least one entry in four is
+//! such a mover is re-sorted whole when the batch ends: a proxy all of whose
+//! regions are re-sorted only takes its new box at its refit, and at the end
 //! every entry of those regions takes its proxy's box, an insertion sort
 //! (whose work is the entries plus the places they move) restores the
 //! order, and the regions' running sums (which choose their sweep axes) are
 //! taken afresh. Until then their arrays stay sorted by the boxes their
 //! entries hold, so the other proxies there (those crossing region borders,
 //! those with a region that is not re-sorted) move one by one as a single
-//! refit moves them. The batch counts the movers of each region as it goes,
-//! to choose the regions re-sorted in the next one: the choice follows the
-//! crowd a step late, and needs nothing kept per refit.
+//! refit moves them. The choice depends on the batch's own refits alone:
+//! nothing is kept from one batch to the next, so a broad phase written to
+//! a snapshot and read back goes on exactly as the original does.
 //!
 //! Either way a region's array ends sorted by its entries' keys (the lower
 //! end, then the id: a total order), so it is the array the refits one by
@@ -37,22 +39,55 @@ use crate::sweep_and_prune::SweepAndPrune;
 /// some of its regions wait for their re-sort.
 pub struct RefitBatch<'a, K: Copy + Ord + std::hash::Hash> {
     sap: &'a mut SweepAndPrune<K>,
+    /// Whether the regions to re-sort are chosen: at the first refit.
+    chosen: bool,
 }
 
 impl<K: Copy + Ord + std::hash::Hash> SweepAndPrune<K> {
-    /// Opens a batch of refits: [`RefitBatch::refit`] does what
-    /// [`SweepAndPrune::refit_hinted`] does, and the batch is complete once
+    /// Opens a batch of refits: [`RefitBatch::announce`] each refit to come,
+    /// then make them with [`RefitBatch::refit`], which does what
+    /// [`SweepAndPrune::refit_hinted`] does; the batch is complete once
     /// dropped. For a step that moves most of a crowd, whose regions are
     /// then re-sorted whole instead of moving their entries one by one (see
-    /// the module's notes).
+    /// the module's notes). Refits not announced are made one by one.
     pub fn refit_batch(&mut self) -> RefitBatch<'_, K> {
         self.refitting = true;
         self.batch_regions.clear();
-        RefitBatch { sap: self }
+        RefitBatch { sap: self, chosen: false }
     }
 }
 
 impl<K: Copy + Ord + std::hash::Hash> RefitBatch<'_, K> {
+    /// Tells the batch that `key` (last seen at `hint`) is to be refit to
+    /// the tight box `aabb`, before any refit is made: a proxy whose box
+    /// leaves its fat box counts as a mover in each of its regions. What
+    /// is announced only chooses the regions to re-sort; a wrong or
+    /// missing announcement changes the time taken, never the result.
+    /// Announcements after the first refit are ignored.
+    pub fn announce(&mut self, key: K, hint: ProxyHint, aabb: &Aabb) {
+        let sap = &mut *self.sap;
+        if self.chosen {
+            return;
+        }
+        let proxy = match sap.proxies.get(hint.0 as usize) {
+            Some(p) if p.live && p.key == key => p,
+            _ => match sap.keys.get(&key) {
+                Some(&id) => &sap.proxies[id as usize],
+                None => return,
+            },
+        };
+        if proxy.fat.contains(aabb) {
+            return;
+        }
+        if let Placement::Grid { regions, count, .. } = proxy.placement {
+            for &r in &regions[..count as usize] {
+                if sap.grid.count_in_batch(r) {
+                    sap.batch_regions.push(r);
+                }
+            }
+        }
+    }
+
     /// [`SweepAndPrune::refit_hinted`] within the batch: the same result,
     /// the same checks, and the same state once the batch is dropped.
     pub fn refit(
@@ -61,6 +96,12 @@ impl<K: Copy + Ord + std::hash::Hash> RefitBatch<'_, K> {
         hint: ProxyHint,
         aabb: Aabb,
     ) -> Result<(Option<Aabb>, ProxyHint), BroadPhaseError<K>> {
+        if !self.chosen {
+            self.chosen = true;
+            for &r in &self.sap.batch_regions {
+                self.sap.grid.choose_resort(r);
+            }
+        }
         let sap = &mut *self.sap;
         let (id, moved) = sap.moved_fat(key, hint, &aabb)?;
         if let Some(fat) = moved {
@@ -70,13 +111,7 @@ impl<K: Copy + Ord + std::hash::Hash> RefitBatch<'_, K> {
             // end, only takes its new box; the others move as one refit does.
             let waits = match proxy.placement {
                 Placement::Grid { range, regions, count, .. } if to == Some(range) => {
-                    let regions = &regions[..count as usize];
-                    for &r in regions {
-                        if sap.grid.count_in_batch(r) {
-                            sap.batch_regions.push(r);
-                        }
-                    }
-                    regions.iter().all(|&r| sap.grid.resorts(r))
+                    regions[..count as usize].iter().all(|&r| sap.grid.resorts(r))
                 }
                 _ => false,
             };
@@ -92,8 +127,7 @@ impl<K: Copy + Ord + std::hash::Hash> RefitBatch<'_, K> {
 }
 
 impl<K: Copy + Ord + std::hash::Hash> Drop for RefitBatch<'_, K> {
-    /// Re-sorts the regions whose entries wait, and chooses those of the
-    /// next batch.
+    /// Re-sorts the regions whose entries wait, and forgets the batch.
     fn drop(&mut self) {
         let sap = &mut *self.sap;
         let regions = std::mem::take(&mut sap.batch_regions);

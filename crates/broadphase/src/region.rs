@@ -210,9 +210,9 @@ pub(crate) struct Region {
     swept: bool,
     /// False for a slot on the free list.
     live: bool,
-    /// For [`RefitBatch`](crate::RefitBatch)es: how many moving proxies the
-    /// open batch has counted here, with [`RESORTED`] set when the last
-    /// batch found it crowded, so that this one re-sorts it whole.
+    /// During a [`RefitBatch`](crate::RefitBatch): how many of its
+    /// announced movers are here, with [`RESORTED`] set once it is chosen
+    /// to be re-sorted whole at the batch's end. Zero between batches.
     #[cfg_attr(feature = "serde", serde(skip))]
     batch: u32,
 }
@@ -575,15 +575,23 @@ impl RegionGrid {
         region.batch & !RESORTED == 1
     }
 
-    /// Whether region `r` is re-sorted whole at the end of the open batch
-    /// (chosen by the last one).
+    /// Once a batch's movers are announced: whether region `r` is
+    /// re-sorted whole at its end ([`RESORT_SHARE`]), which is then
+    /// remembered until the end.
+    pub(crate) fn choose_resort(&mut self, r: u32) {
+        let region = &mut self.regions[r as usize];
+        if (region.batch & !RESORTED).saturating_mul(RESORT_SHARE) as usize >= region.sap.len() {
+            region.batch |= RESORTED;
+        }
+    }
+
+    /// Whether region `r` is re-sorted whole at the end of the open batch.
     #[inline]
     pub(crate) fn resorts(&self, r: u32) -> bool {
         self.regions[r as usize].batch & RESORTED != 0
     }
 
-    /// Ends region `r`'s part in a batch, and chooses whether the next one
-    /// re-sorts it ([`RESORT_SHARE`]). A region re-sorted in this one has
+    /// Ends region `r`'s part in a batch. A region re-sorted in this one has
     /// left its waiting proxies' entries and running sums as they were (the
     /// array stays sorted by the boxes its entries hold, so other proxies'
     /// entries could still be found, moved, added and removed there): now
@@ -592,9 +600,8 @@ impl RegionGrid {
     /// also clears the rounding that adding and taking away leaves in them.
     pub(crate) fn end_batch(&mut self, r: u32, fat: impl Fn(u32) -> Aabb) {
         let region = &mut self.regions[r as usize];
-        let (resorted, movers) = (region.batch & RESORTED != 0, region.batch & !RESORTED);
-        let crowded = movers.saturating_mul(RESORT_SHARE) as usize >= region.sap.len();
-        region.batch = if crowded { RESORTED } else { 0 };
+        let resorted = region.batch & RESORTED != 0;
+        region.batch = 0;
         if !resorted {
             return;
         }

@@ -314,25 +314,34 @@ impl World {
 
     /// Moves the broad-phase proxies of the bodies written back in place
     /// whose only collider left its fat box ([`Writing::Moved`]), in one
-    /// batch: where most of a region's proxies move (a tumbling pile), the
-    /// region is re-sorted whole rather than entry by entry
-    /// (`SweepAndPrune::refit_batch`). The bodies themselves are not read:
-    /// on several threads they were last written on another core.
+    /// batch, announced first: where most of a region's proxies move (a
+    /// tumbling pile), the region is re-sorted whole rather than entry by
+    /// entry (`SweepAndPrune::refit_batch`). The bodies themselves are not
+    /// read: on several threads they were last written on another core.
     fn move_proxies(&mut self, awake: &[BodyKey], finished: &[FinishedBody], runs: &[FinishedRun]) {
-        let mut batch = self.broad_phase.refit_batch();
-        for (r, _) in runs.iter().enumerate().filter(|(_, run)| run.serial) {
-            let bodies = r * FINALIZE_CHUNK..((r + 1) * FINALIZE_CHUNK).min(awake.len());
-            for f in &finished[bodies] {
-                let (Writing::Moved(ck), Some(first)) = (f.writing, f.first) else { continue };
-                if let Ok((moved, hint)) = batch.refit(ck, first.hint, first.aabb) {
-                    let c = &mut self.colliders[ck];
-                    c.proxy_hint = hint;
-                    if let Some(fat) = moved {
-                        c.proxy_box = fat;
+        // The proxies to move, with their new bounds, in body order: each
+        // run that holds one, then each of its bodies.
+        let each_move = |f: &mut dyn FnMut(crate::ColliderKey, &FirstBounds)| {
+            for (r, _) in runs.iter().enumerate().filter(|(_, run)| run.serial) {
+                for b in &finished[r * FINALIZE_CHUNK..((r + 1) * FINALIZE_CHUNK).min(awake.len())] {
+                    if let (Writing::Moved(ck), Some(first)) = (&b.writing, &b.first) {
+                        f(*ck, first);
                     }
                 }
             }
-        }
+        };
+        let mut batch = self.broad_phase.refit_batch();
+        each_move(&mut |ck, first| batch.announce(ck, first.hint, &first.aabb));
+        let colliders = &mut self.colliders;
+        each_move(&mut |ck, first| {
+            if let Ok((moved, hint)) = batch.refit(ck, first.hint, first.aabb) {
+                let c = &mut colliders[ck];
+                c.proxy_hint = hint;
+                if let Some(fat) = moved {
+                    c.proxy_box = fat;
+                }
+            }
+        });
     }
 
     /// The last line of the promise that no NaN enters the state from finite
