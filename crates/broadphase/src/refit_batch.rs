@@ -50,10 +50,27 @@ impl<K: Copy + Ord + std::hash::Hash> SweepAndPrune<K> {
     /// dropped. For a step that moves most of a crowd, whose regions are
     /// then re-sorted whole instead of moving their entries one by one (see
     /// the module's notes). Refits not announced are made one by one.
+    ///
+    /// A batch leaked instead of dropped (`std::mem::forget`) is completed
+    /// by the next batch or [`SweepAndPrune::update_pairs`]; queries made
+    /// before then may miss the leaked batch's moves.
     pub fn refit_batch(&mut self) -> RefitBatch<'_, K> {
+        self.complete_batch();
         self.refitting = true;
-        self.batch_regions.clear();
         RefitBatch { sap: self, chosen: false }
+    }
+
+    /// Re-sorts the regions whose entries wait for the end of a batch, and
+    /// forgets the batch; nothing when none is open.
+    pub(crate) fn complete_batch(&mut self) {
+        let regions = std::mem::take(&mut self.batch_regions);
+        for &r in &regions {
+            let proxies = &self.proxies;
+            self.grid.end_batch(r, |id| proxies[id as usize].fat);
+        }
+        self.batch_regions = regions;
+        self.batch_regions.clear();
+        self.refitting = false;
     }
 }
 
@@ -129,13 +146,6 @@ impl<K: Copy + Ord + std::hash::Hash> RefitBatch<'_, K> {
 impl<K: Copy + Ord + std::hash::Hash> Drop for RefitBatch<'_, K> {
     /// Re-sorts the regions whose entries wait, and forgets the batch.
     fn drop(&mut self) {
-        let sap = &mut *self.sap;
-        let regions = std::mem::take(&mut sap.batch_regions);
-        for &r in &regions {
-            let proxies = &sap.proxies;
-            sap.grid.end_batch(r, |id| proxies[id as usize].fat);
-        }
-        sap.batch_regions = regions;
-        sap.refitting = false;
+        self.sap.complete_batch();
     }
 }

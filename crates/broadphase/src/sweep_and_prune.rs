@@ -569,6 +569,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     ///
     /// Once the structure has reached its working size this allocates nothing.
     pub fn update_pairs(&mut self, events: &mut Vec<PairEvent<K>>) {
+        self.complete_batch();
         self.grid.maintain();
         self.collect_movers();
         self.find_overlaps();
