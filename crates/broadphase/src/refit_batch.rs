@@ -56,7 +56,6 @@ impl<K: Copy + Ord + std::hash::Hash> SweepAndPrune<K> {
     /// before then may miss the leaked batch's moves.
     pub fn refit_batch(&mut self) -> RefitBatch<'_, K> {
         self.complete_batch();
-        self.refitting = true;
         RefitBatch { sap: self, chosen: false }
     }
 
@@ -70,7 +69,6 @@ impl<K: Copy + Ord + std::hash::Hash> SweepAndPrune<K> {
         }
         self.batch_regions = regions;
         self.batch_regions.clear();
-        self.refitting = false;
     }
 }
 
@@ -86,13 +84,8 @@ impl<K: Copy + Ord + std::hash::Hash> RefitBatch<'_, K> {
         if self.chosen {
             return;
         }
-        let proxy = match sap.proxies.get(hint.0 as usize) {
-            Some(p) if p.live && p.key == key => p,
-            _ => match sap.keys.get(&key) {
-                Some(&id) => &sap.proxies[id as usize],
-                None => return,
-            },
-        };
+        let Ok(id) = sap.proxy_of(key, hint) else { return };
+        let proxy = &sap.proxies[id as usize];
         if proxy.fat.contains(aabb) {
             return;
         }
@@ -106,7 +99,9 @@ impl<K: Copy + Ord + std::hash::Hash> RefitBatch<'_, K> {
     }
 
     /// [`SweepAndPrune::refit_hinted`] within the batch: the same result,
-    /// the same checks, and the same state once the batch is dropped.
+    /// the same checks, and the same state once the batch is dropped. In a
+    /// region to be re-sorted the proxy only takes its new box (see
+    /// `SweepAndPrune::relocate`); elsewhere it moves as one refit does.
     pub fn refit(
         &mut self,
         key: K,
@@ -119,27 +114,7 @@ impl<K: Copy + Ord + std::hash::Hash> RefitBatch<'_, K> {
                 self.sap.grid.choose_resort(r);
             }
         }
-        let sap = &mut *self.sap;
-        let (id, moved) = sap.moved_fat(key, hint, &aabb)?;
-        if let Some(fat) = moved {
-            let to = sap.grid.grid_range(&fat);
-            let proxy = &mut sap.proxies[id as usize];
-            // A proxy that stays in its regions, all of them re-sorted at the
-            // end, only takes its new box; the others move as one refit does.
-            let waits = match proxy.placement {
-                Placement::Grid { range, regions, count, .. } if to == Some(range) => {
-                    regions[..count as usize].iter().all(|&r| sap.grid.resorts(r))
-                }
-                _ => false,
-            };
-            if waits {
-                proxy.fat = fat;
-            } else {
-                sap.relocate_to(id, fat, to);
-            }
-            sap.queue(id);
-        }
-        Ok((moved, ProxyHint(id)))
+        self.sap.refit_hinted(key, hint, aabb)
     }
 }
 

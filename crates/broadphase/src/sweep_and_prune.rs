@@ -219,11 +219,8 @@ pub struct SweepAndPrune<K> {
     /// written.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) filtered: u32,
-    /// While a [`RefitBatch`](crate::RefitBatch) is open: regions chosen
-    /// to be re-sorted at its end take their moving proxies' boxes then.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) refitting: bool,
-    /// The regions the open batch's movers stay in, each once.
+    /// The regions the announced movers of the open
+    /// [`RefitBatch`](crate::RefitBatch) are in, each once.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) batch_regions: Vec<u32>,
 }
@@ -306,7 +303,6 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             category_counts: [0; 32],
             categories: 0,
             filtered: 0,
-            refitting: false,
             batch_regions: Vec::new(),
         }
     }
@@ -484,35 +480,26 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         hint: ProxyHint,
         aabb: Aabb,
     ) -> Result<(Option<Aabb>, ProxyHint), BroadPhaseError<K>> {
-        let (id, moved) = self.moved_fat(key, hint, &aabb)?;
-        if let Some(fat) = moved {
-            self.relocate(id, fat);
-            self.queue(id);
-        }
-        Ok((moved, ProxyHint(id)))
-    }
-
-    /// What a refit of `key` (last seen at `hint`) to the tight box `aabb`
-    /// does, changing nothing yet: its proxy's id, and the fat box it moves
-    /// to (`None` while its fat box holds `aabb`).
-    pub(crate) fn moved_fat(
-        &self,
-        key: K,
-        hint: ProxyHint,
-        aabb: &Aabb,
-    ) -> Result<(u32, Option<Aabb>), BroadPhaseError<K>> {
         if !aabb.is_valid() {
             return Err(BroadPhaseError::InvalidAabb { mins: aabb.mins, maxs: aabb.maxs });
         }
-        let id = match self.proxies.get(hint.0 as usize) {
-            Some(p) if p.live && p.key == key => hint.0,
-            _ => *self.keys.get(&key).ok_or(BroadPhaseError::UnknownKey(key))?,
-        };
-        let proxy = &self.proxies[id as usize];
-        if proxy.fat.contains(aabb) {
-            return Ok((id, None));
+        let id = self.proxy_of(key, hint)?;
+        if self.proxies[id as usize].fat.contains(&aabb) {
+            return Ok((None, ProxyHint(id)));
         }
-        Ok((id, Some(self.fatten(aabb, &proxy.filter)?)))
+        let fat = self.fatten(&aabb, &self.proxies[id as usize].filter)?;
+        self.relocate(id, fat);
+        self.queue(id);
+        Ok((Some(fat), ProxyHint(id)))
+    }
+
+    /// The id of `key`'s proxy, at `hint` when the hint still holds `key`
+    /// (a guess that spares the lookup), else looked up.
+    pub(crate) fn proxy_of(&self, key: K, hint: ProxyHint) -> Result<u32, BroadPhaseError<K>> {
+        match self.proxies.get(hint.0 as usize) {
+            Some(p) if p.live && p.key == key => Ok(hint.0),
+            _ => self.keys.get(&key).copied().ok_or(BroadPhaseError::UnknownKey(key)),
+        }
     }
 
     /// Where `key`'s proxy is kept, for [`SweepAndPrune::refit_hinted`];
@@ -791,7 +778,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     }
 
     /// Queues proxy `id` for the next `update_pairs`, once.
-    pub(crate) fn queue(&mut self, id: u32) {
+    fn queue(&mut self, id: u32) {
         let (word, bit) = (&mut self.queued[id as usize / 64], 1u64 << (id % 64));
         if *word & bit == 0 {
             *word |= bit;
@@ -848,21 +835,15 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// The arrays end as a removal and re-insertion would leave them: their
     /// order is the entries' own.
     fn relocate(&mut self, id: u32, fat: Aabb) {
-        self.relocate_to(id, fat, self.grid.grid_range(&fat));
-    }
-
-    /// [`SweepAndPrune::relocate`] where `to` is the grid's range for `fat`
-    /// ([`RegionGrid::grid_range`]), already found.
-    pub(crate) fn relocate_to(&mut self, id: u32, fat: Aabb, to: Option<CellRange>) {
         let proxy = &self.proxies[id as usize];
         let old = proxy.fat;
         if let Placement::Grid { range, regions, mut hints, count } = proxy.placement {
-            match to {
+            match self.grid.grid_range(&fat) {
                 Some(new_range) if new_range == range => {
                     for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
                         // A region re-sorted at the end of a batch of refits
                         // takes the new box then (`RegionGrid::end_batch`).
-                        if !(self.refitting && self.grid.resorts(r)) {
+                        if !self.grid.resorts(r) {
                             *hint = self.grid.replace(r, id, &old, &fat, *hint);
                         }
                     }
