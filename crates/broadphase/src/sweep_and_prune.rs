@@ -699,11 +699,14 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             }
         } else {
             // Each search lists its overlaps apart; joined in the searches'
-            // order they are the list one thread would have made.
+            // order they are the list one thread would have made. Each is its
+            // own job: the sweeps of a crowded region take tens of
+            // microseconds each and lie together at the front, so halves of
+            // the list are far from equal.
             if self.search_hits.len() < searches.len() {
                 self.search_hits.resize_with(searches.len(), Vec::new);
             }
-            searches.par_iter().zip(self.search_hits.par_iter_mut()).for_each(|(s, out)| {
+            searches.par_iter().zip(self.search_hits.par_iter_mut()).with_max_len(1).for_each(|(s, out)| {
                 out.clear();
                 search(s, out);
             });

@@ -44,6 +44,7 @@ mod joint;
 mod key_set;
 mod narrow_phase;
 mod pair_hash;
+mod pool_poller;
 mod prefetch;
 mod profile;
 mod query;

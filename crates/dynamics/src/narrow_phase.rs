@@ -232,6 +232,12 @@ pub(crate) struct NarrowPhase {
 }
 
 impl NarrowPhase {
+    /// Whether the last refresh had enough contacts to share them with the
+    /// pool: the sign of a step that shares its work (see `pool_poller.rs`).
+    pub(crate) fn refresh_was_shared(&self) -> bool {
+        self.keys.len() >= NARROW_PARALLEL_MIN
+    }
+
     /// Writes the solver manifolds of the contacts at `places` (in the order
     /// of [`NarrowPhase::keys`]), which the refresh passed over: no body of
     /// theirs was awake then, and one was woken since.

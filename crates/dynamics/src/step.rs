@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use lamina_geometry::Real;
 
+use crate::pool_poller::with_poller;
 use crate::settings::{MAX_TIME_STEP, MIN_TIME_STEP};
 use crate::{World, WorldError};
 
@@ -20,6 +21,16 @@ impl World {
         if !(MIN_TIME_STEP..=MAX_TIME_STEP).contains(&dt) {
             return Err(WorldError::InvalidTimeStep { dt });
         }
+        // Judged by the last step (the first step of a large world runs
+        // without a poller), from the narrow phase: a step that shares no
+        // contacts shares little else.
+        let shares_work = self.narrow.refresh_was_shared();
+        with_poller(shares_work, || self.run_stages(dt));
+        Ok(())
+    }
+
+    /// The stages of [`World::step`], for a valid `dt`.
+    fn run_stages(&mut self, dt: Real) {
         let mut laps = Laps::start();
         if !self.settings.keep_events {
             self.clear_events();
@@ -58,7 +69,6 @@ impl World {
 
         self.profile.contacts = self.contacts.len();
         self.profile.step = laps.total();
-        Ok(())
     }
 
     /// Gathers the awake bodies and lists their joints and contacts for the

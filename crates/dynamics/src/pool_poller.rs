@@ -1,0 +1,164 @@
+//! Keeping one thread of the pool looking for work for the length of a step.
+//!
+//! A step is a chain of stages, several of which share their work with the
+//! pool (the broad phase's searches, the narrow phase's refreshes, the
+//! solver's team, the finalisation), with serial work between them. A rayon
+//! thread that finds nothing to do soon goes to sleep, and one asleep takes a
+//! while to wake when the next stage offers work: on the two-core machine
+//! the broad phase's searches reached the second thread 51 µs after they
+//! were offered, on average, in a search that took 230 µs in all, and the
+//! step pays that at every stage it shares.
+//!
+//! So a step that shares its work runs beside a *poller*: a job on the pool
+//! that asks for work ([`rayon::yield_now`]) again and again, running what it
+//! finds, until the step is done. The thread that takes it stays awake
+//! through the step's serial stretches and picks up each stage's work as soon
+//! as it is offered. It burns its core for the length of the step only; a
+//! step too small to share anything runs without one.
+//!
+//! Which thread runs what never changes a result (see `solver/team.rs` on
+//! determinism), so the poller changes timings only.
+//!
+//! **Nesting.** A poller runs whatever the pool offers, which may be another
+//! world's step (worlds stepped side by side): a step started on a thread
+//! that is polling runs without a poller of its own, so pollers never nest
+//! on one thread.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Polls that find nothing before the poller starts yielding its core to
+/// the operating system between polls: a stage usually offers work within a
+/// few thousand, and yielding keeps a poller on a busy machine from starving
+/// the thread running the step.
+const POLLS_BEFORE_YIELD: u32 = 1 << 12;
+
+thread_local! {
+    /// Set while this thread runs a poller.
+    static POLLING: Cell<bool> = const { Cell::new(false) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread started a step beside a poller.
+    static JOINS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Runs `op` on the current thread while, when `shares_work` is set and the
+/// pool has another thread, a poller keeps that thread looking for work
+/// until `op` returns. Returns what `op` returns.
+pub(crate) fn with_poller<R: Send>(shares_work: bool, op: impl FnOnce() -> R + Send) -> R {
+    if !shares_work || rayon::current_num_threads() < 2 || POLLING.get() {
+        return op();
+    }
+    #[cfg(test)]
+    JOINS.set(JOINS.get() + 1);
+    let done = AtomicBool::new(false);
+    let (result, ()) = rayon::join(
+        || {
+            // Set even if `op` panics, so that the poller ends and the join
+            // passes the panic on.
+            let _done = SetOnDrop(&done);
+            op()
+        },
+        || poll_until(&done),
+    );
+    result
+}
+
+/// Runs the pool's work as it comes until `done` is set. Run after `op` on
+/// its own thread (when no other thread took the job), it returns at once.
+fn poll_until(done: &AtomicBool) {
+    if done.load(Ordering::Acquire) {
+        return;
+    }
+    let was_polling = POLLING.replace(true);
+    let mut idle = 0u32;
+    while !done.load(Ordering::Acquire) {
+        match rayon::yield_now() {
+            Some(rayon::Yield::Executed) => idle = 0,
+            // Not a thread of a pool: there is nothing to poll.
+            None => break,
+            Some(rayon::Yield::Idle) => {
+                idle = idle.saturating_add(1);
+                if idle < POLLS_BEFORE_YIELD {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+    }
+    POLLING.set(was_polling);
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    use rayon::prelude::*;
+
+    use super::*;
+
+    /// Work offered while `with_poller` runs is taken by the poller on the
+    /// pool's other thread; a step started there runs without a poller of
+    /// its own; and the result comes back.
+    #[test]
+    fn the_poller_takes_offered_work_and_never_nests() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let (polled, nested_joined) = (AtomicBool::new(false), AtomicBool::new(false));
+        let rounds = pool.install(|| {
+            with_poller(true, || {
+                // Items of a few hundred microseconds each, offered until one
+                // runs on the polling thread (the first round, nearly always).
+                let mut rounds = 0;
+                while !polled.load(Ordering::Relaxed) && rounds < 1000 {
+                    rounds += 1;
+                    (0..8).into_par_iter().with_max_len(1).for_each(|_| {
+                        std::thread::sleep(Duration::from_micros(200));
+                        if POLLING.get() {
+                            polled.store(true, Ordering::Relaxed);
+                            let joins = JOINS.get();
+                            assert_eq!(with_poller(true, || 7), 7);
+                            if JOINS.get() != joins {
+                                nested_joined.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    });
+                }
+                rounds
+            })
+        });
+        assert!(polled.load(Ordering::Relaxed), "no item ran on the poller in {rounds} rounds");
+        assert!(!nested_joined.load(Ordering::Relaxed), "a poller started on a polling thread");
+    }
+
+    /// Without work to share, or on one thread, there is no poller.
+    #[test]
+    fn no_poller_without_work_to_share_or_a_second_thread() {
+        let joins = JOINS.get();
+        assert_eq!(with_poller(false, || 1), 1);
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        assert_eq!(one.install(|| with_poller(true, || JOINS.get())), 0);
+        assert_eq!(JOINS.get(), joins);
+    }
+
+    /// A panic in the step ends the poller and reaches the caller.
+    #[test]
+    fn a_panic_in_the_step_ends_the_poller() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let caught =
+            pool.install(|| std::panic::catch_unwind(|| with_poller(true, || panic!("in the step"))));
+        assert!(caught.is_err());
+    }
+}
