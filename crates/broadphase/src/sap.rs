@@ -103,10 +103,16 @@ fn scan_by_fours(ahead: &[Entry], e: &Entry, start: usize, met: &mut [u32; BATCH
                 count += 1;
                 hits &= hits - 1;
             }
-            end += run as usize;
+            // The next loads' address must not wait for this round's
+            // compares: advanced by four, it is known at once, and the
+            // loads of the next rounds start while these compare (the exit
+            // is a predicted branch). Advanced by `run`, each round waited
+            // for the last one's loads, shuffles and compares.
             if run < 4 {
+                end += run as usize;
                 break;
             }
+            end += 4;
         }
     }
     (count, end)
