@@ -97,11 +97,13 @@ fn scan_by_fours(ahead: &[Entry], e: &Entry, start: usize, met: &mut [u32; BATCH
             let across = _mm_and_ps(_mm_cmple_ps(lo2, e_hi2), _mm_cmple_ps(e_lo2, hi2));
             // Entries before the first that starts after `e` ends.
             let run = (!within & 0xF).trailing_zeros().min(4);
-            let mut hits = _mm_movemask_ps(across) as u32 & ((1 << run) - 1);
-            while hits != 0 {
-                met[count] = (end + hits.trailing_zeros() as usize) as u32;
-                count += 1;
-                hits &= hits - 1;
+            let hits = _mm_movemask_ps(across) as u32 & ((1 << run) - 1);
+            // Each of the four places is written where the next hit goes,
+            // and kept by counting it only if it is one: no branch on how
+            // many hit, which varies from round to round unpredictably.
+            for k in 0..4 {
+                met[count] = (end + k) as u32;
+                count += ((hits >> k) & 1) as usize;
             }
             // The next loads' address must not wait for this round's
             // compares: advanced by four, it is known at once, and the
