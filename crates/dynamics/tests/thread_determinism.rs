@@ -154,3 +154,59 @@ fn falling_hinges_sleep_on_the_same_step_with_the_same_bits_on_every_thread_coun
         "the simulation changed: re-record the golden values if that was intended"
     );
 }
+
+/// A 20-row pyramid with a ball rolling into it: some 600 contacts, enough
+/// for a step to share its narrow phase and run beside a poller.
+fn small_pyramid(offset: usize) -> World {
+    let mut w = World::new(WorldSettings { enable_sleep: false, ..WorldSettings::default() });
+    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(40.0, 1.0))).unwrap();
+    let rows = 20;
+    for i in 0..rows {
+        for j in i..rows {
+            let x = (i as Real + 1.0) * 0.5 + (j - i) as Real - rows as Real * 0.5;
+            let b = w.add_body(BodyDesc::dynamic().translation(x, 0.5 + i as Real));
+            w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        }
+    }
+    // Each world's ball is a little faster, so the worlds differ.
+    let speed = 10.0 + offset as Real;
+    let ball = w.add_body(BodyDesc::dynamic().translation(-20.0, 1.0).linear_velocity(Vec2::new(speed, 0.0)));
+    w.add_collider(ball, ColliderDesc::new(Shape::circle(1.0)).density(5.0)).unwrap();
+    w
+}
+
+/// Worlds large enough to run beside pollers, stepped side by side on one
+/// pool (each step may run inside another world's poller), end in the
+/// bits each reaches stepped alone on one thread.
+#[test]
+fn worlds_stepped_side_by_side_end_as_each_alone() {
+    use rayon::prelude::*;
+    const WORLDS: usize = 6;
+    const SIDE_STEPS: usize = 90;
+    let alone: Vec<u64> = (0..WORLDS)
+        .map(|k| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+            pool.install(|| {
+                let mut w = small_pyramid(k);
+                for _ in 0..SIDE_STEPS {
+                    w.step(1.0 / 60.0).unwrap();
+                }
+                w.state_hash()
+            })
+        })
+        .collect();
+    for threads in [2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let side_by_side: Vec<u64> = pool.install(|| {
+            let mut worlds: Vec<World> = (0..WORLDS).map(small_pyramid).collect();
+            for _ in 0..SIDE_STEPS {
+                worlds.par_iter_mut().for_each(|w| w.step(1.0 / 60.0).unwrap());
+            }
+            worlds.iter().map(World::state_hash).collect()
+        });
+        assert_eq!(side_by_side, alone, "{threads} threads");
+    }
+    // The worlds did differ: the test compares six runs, not one six times.
+    assert!(alone.windows(2).all(|w| w[0] != w[1]));
+}
