@@ -13,12 +13,12 @@
 use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 
-fn scene(enable_sleep: bool) -> World {
-    let mut w = World::new(WorldSettings { enable_sleep, ..WorldSettings::default() });
+/// A pyramid of `rows` rows of unit boxes on a ground of half-width
+/// `ground_half_width`, centred on x = 0.
+fn pyramid(settings: WorldSettings, rows: usize, ground_half_width: Real) -> World {
+    let mut w = World::new(settings);
     let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
-    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(80.0, 1.0))).unwrap();
-    // A 40-row pyramid: 820 boxes, about 2,400 contacts once settled.
-    let rows = 40;
+    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(ground_half_width, 1.0))).unwrap();
     for i in 0..rows {
         for j in i..rows {
             let x = (i as Real + 1.0) * 0.5 + (j - i) as Real - rows as Real * 0.5;
@@ -26,6 +26,12 @@ fn scene(enable_sleep: bool) -> World {
             w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
         }
     }
+    w
+}
+
+fn scene(enable_sleep: bool) -> World {
+    // A 40-row pyramid: 820 boxes, about 2,400 contacts once settled.
+    let mut w = pyramid(WorldSettings { enable_sleep, ..WorldSettings::default() }, 40, 80.0);
     // A rain of other shapes beside it.
     let shapes = [
         Shape::circle(0.3),
@@ -158,17 +164,7 @@ fn falling_hinges_sleep_on_the_same_step_with_the_same_bits_on_every_thread_coun
 /// A 20-row pyramid with a ball rolling into it: some 600 contacts, enough
 /// for a step to share its narrow phase and run beside a poller.
 fn small_pyramid(offset: usize) -> World {
-    let mut w = World::new(WorldSettings { enable_sleep: false, ..WorldSettings::default() });
-    let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
-    w.add_collider(ground, ColliderDesc::new(Shape::rectangle(40.0, 1.0))).unwrap();
-    let rows = 20;
-    for i in 0..rows {
-        for j in i..rows {
-            let x = (i as Real + 1.0) * 0.5 + (j - i) as Real - rows as Real * 0.5;
-            let b = w.add_body(BodyDesc::dynamic().translation(x, 0.5 + i as Real));
-            w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
-        }
-    }
+    let mut w = pyramid(WorldSettings { enable_sleep: false, ..WorldSettings::default() }, 20, 40.0);
     // Each world's ball is a little faster, so the worlds differ.
     let speed = 10.0 + offset as Real;
     let ball = w.add_body(BodyDesc::dynamic().translation(-20.0, 1.0).linear_velocity(Vec2::new(speed, 0.0)));
