@@ -23,6 +23,12 @@
 //! world's step (worlds stepped side by side): a step started on a thread
 //! that is polling runs without a poller of its own, so pollers never nest
 //! on one thread.
+//!
+//! **Latency.** The step returns once its poller has: a poller that took a
+//! long job from elsewhere on the pool (work the program spawned there)
+//! finishes it first, as any rayon thread waiting in a join may. A program
+//! that keeps long jobs on the pool that steps its world, and needs each
+//! step back promptly, gives those jobs a pool of their own.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
