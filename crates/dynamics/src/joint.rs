@@ -161,7 +161,7 @@ impl JointDesc {
     }
 
     /// Pulls the point of `body` now at `target` toward `target` (move it with
-    /// [`Joint::set_target`]) on a spring of 5 Hz, damping ratio 0.7.
+    /// [`JointMut::set_target`]) on a spring of 5 Hz, damping ratio 0.7.
     pub fn mouse(body: BodyKey, target: Point) -> Self {
         let mut desc = Self::new(JointKind::Mouse, BodyKey::null(), body, target, target, Vec2::x());
         desc.spring = Some(Spring { hertz: 5.0, damping_ratio: 0.7 });
