@@ -5,11 +5,16 @@
 //! small moves of most of a crowd (regions re-sorted whole) with a few large
 //! ones (regions moved entry by entry, proxies crossing region borders or
 //! growing too large for the grid), repeated keys, unknown keys and invalid
-//! boxes, announced wholly, in part or not at all, over several steps.
+//! boxes, announced wholly, in part or not at all, over several steps. The
+//! batched structure's pairs and query answers are also checked against
+//! every pair and every box tried one by one (brute force over its fat
+//! boxes), so that the two structures cannot agree on a wrong answer.
 
 mod common;
 
-use common::{Rng, aabb};
+use std::collections::BTreeMap;
+
+use common::{Rng, aabb, brute_force_pairs};
 use lamina_broadphase::{BroadPhaseSettings, ProxyHint, SweepAndPrune};
 use lamina_geometry::{Aabb, Real};
 use proptest::prelude::*;
@@ -20,19 +25,35 @@ fn near(rng: &mut Rng, x: Real, y: Real, size: Real) -> Aabb {
     aabb(x, y, x + w, y + h)
 }
 
-/// Every query answer over a grid of query boxes, sorted.
-fn answers(sap: &SweepAndPrune<u32>) -> Vec<Vec<u32>> {
-    let mut all = Vec::new();
-    for i in -6..6 {
-        for j in -6..6 {
+/// The query boxes: a grid over the scene.
+fn query_boxes() -> impl Iterator<Item = Aabb> {
+    (-6..6).flat_map(|i| {
+        (-6..6).map(move |j| {
             let (x, y) = (i as Real * 2.0, j as Real * 2.0);
+            aabb(x, y, x + 1.5, y + 1.5)
+        })
+    })
+}
+
+/// Every query answer over the grid of query boxes, sorted.
+fn answers(sap: &SweepAndPrune<u32>) -> Vec<Vec<u32>> {
+    query_boxes()
+        .map(|q| {
             let mut found = Vec::new();
-            sap.query(&aabb(x, y, x + 1.5, y + 1.5), &mut found).unwrap();
+            sap.query(&q, &mut found).unwrap();
             found.sort_unstable();
-            all.push(found);
-        }
-    }
-    all
+            found
+        })
+        .collect()
+}
+
+/// The answers [`answers`] should give for proxies with fat boxes `fat`:
+/// each key whose box overlaps or touches the query box.
+fn brute_force_answers(fat: &BTreeMap<u32, Aabb>) -> Vec<Vec<u32>> {
+    let touches = |a: &Aabb, b: &Aabb| {
+        a.mins.x <= b.maxs.x && b.mins.x <= a.maxs.x && a.mins.y <= b.maxs.y && b.mins.y <= a.maxs.y
+    };
+    query_boxes().map(|q| fat.iter().filter(|(_, b)| touches(&q, b)).map(|(&k, _)| k).collect()).collect()
 }
 
 proptest! {
@@ -110,6 +131,13 @@ proptest! {
             prop_assert_eq!(&events_batched, &events_single);
             prop_assert_eq!(batched.pairs().collect::<Vec<_>>(), single.pairs().collect::<Vec<_>>());
             prop_assert_eq!(answers(&batched), answers(&single));
+            // And both against brute force over the batched proxies' fat boxes.
+            let fat: BTreeMap<u32, Aabb> =
+                (0..count as u32 + 3).filter_map(|k| batched.fat_aabb(k).map(|b| (k, b))).collect();
+            let mut pairs: Vec<(u32, u32)> = batched.pairs().collect();
+            pairs.sort_unstable();
+            prop_assert_eq!(pairs, brute_force_pairs(&fat));
+            prop_assert_eq!(answers(&batched), brute_force_answers(&fat));
             // The calls after a batch find the proxies where it left them.
             let key = rng.below(count) as u32;
             prop_assert_eq!(batched.remove(key), single.remove(key));
