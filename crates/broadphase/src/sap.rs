@@ -358,8 +358,8 @@ impl SortedAxis {
             }
             self.entries[j] = entry;
         }
-        self.max_extent = self.entries.iter().map(Entry::extent).fold(0.0, Real::max);
-        self.extent_stale = false;
+        self.extent_stale = true;
+        self.refresh_extent();
     }
 
     /// Sweeps along `axis` from now on: the entries are re-projected and sorted
