@@ -346,9 +346,8 @@ impl SortedAxis {
     /// insertion sort's work is the entries plus the places they move. The
     /// bound on the entries' lengths is then exact.
     pub(crate) fn refresh_all(&mut self, fat: &impl Fn(u32) -> Aabb) {
-        for e in &mut self.entries {
-            *e = Entry::new(e.id, &fat(e.id), self.axis);
-        }
+        // Every id has a box here: the refill cannot stop short.
+        let _ = self.refill(|id| Some(fat(id)));
         for i in 1..self.entries.len() {
             let entry = self.entries[i];
             let mut j = i;
@@ -497,9 +496,9 @@ impl SortedAxis {
     }
 
     /// Gives every entry the box `fat` returns for its id, in this array's
-    /// axis (an entry read back from serde holds its id alone); `None` for an
-    /// id without a box.
-    #[cfg(feature = "serde")]
+    /// axis (an entry read back from serde holds its id alone, and a region
+    /// re-sorted at the end of a batch of refits takes its proxies' new
+    /// boxes); `None` for an id without a box. The order is left as it was.
     pub(crate) fn refill(&mut self, fat: impl Fn(u32) -> Option<Aabb>) -> Option<()> {
         for e in &mut self.entries {
             *e = Entry::new(e.id, &fat(e.id)?, self.axis);
