@@ -39,6 +39,7 @@ mod disjoint;
 mod error;
 mod finalize;
 mod free_slots;
+mod handoff;
 mod island;
 mod joint;
 mod key_set;

@@ -33,11 +33,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Polls that find nothing before the poller starts yielding its core to
-/// the operating system between polls: a stage usually offers work within a
-/// few thousand, and yielding keeps a poller on a busy machine from starving
-/// the thread running the step.
-const POLLS_BEFORE_YIELD: u32 = 1 << 12;
+use crate::handoff::{OnDrop, pause};
 
 thread_local! {
     /// Set while this thread runs a poller.
@@ -64,7 +60,7 @@ pub(crate) fn with_poller<R: Send>(shares_work: bool, op: impl FnOnce() -> R + S
         || {
             // Set even if `op` panics, so that the poller ends and the join
             // passes the panic on.
-            let _done = SetOnDrop(&done);
+            let _done = OnDrop(|| done.store(true, Ordering::Release));
             op()
         },
         || poll_until(&done),
@@ -79,31 +75,17 @@ fn poll_until(done: &AtomicBool) {
         return;
     }
     let was_polling = POLLING.replace(true);
+    // Put back even if a job run here panics, so that the thread's later
+    // steps still get pollers.
+    let _restore = OnDrop(|| POLLING.set(was_polling));
     let mut idle = 0u32;
     while !done.load(Ordering::Acquire) {
         match rayon::yield_now() {
             Some(rayon::Yield::Executed) => idle = 0,
             // Not a thread of a pool: there is nothing to poll.
             None => break,
-            Some(rayon::Yield::Idle) => {
-                idle = idle.saturating_add(1);
-                if idle < POLLS_BEFORE_YIELD {
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::yield_now();
-                }
-            }
+            Some(rayon::Yield::Idle) => pause(&mut idle),
         }
-    }
-    POLLING.set(was_polling);
-}
-
-/// Sets its flag when dropped.
-struct SetOnDrop<'a>(&'a AtomicBool);
-
-impl Drop for SetOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Release);
     }
 }
 

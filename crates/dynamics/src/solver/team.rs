@@ -54,6 +54,8 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+use crate::handoff::{OnDrop, pause};
+
 /// Blocks per member of the team that a large stage is cut into: more than
 /// one, so that a member slowed by something else leaves part of its share to
 /// the others, not so many that claiming them costs much.
@@ -61,11 +63,6 @@ const BLOCKS_PER_MEMBER: usize = 4;
 
 /// The most blocks a stage is cut into: one bit each in the claim word.
 const MAX_BLOCKS: usize = u64::BITS as usize;
-
-/// Spins in a wait before the waiting thread starts yielding its core: a
-/// stage usually opens within a few hundred spins, and yielding keeps a team
-/// on an oversubscribed machine from starving the member it waits for.
-const SPINS_BEFORE_YIELD: u32 = 1 << 12;
 
 /// The value of the current stage once the team is finished.
 const FINISHED: usize = usize::MAX;
@@ -382,26 +379,6 @@ impl<W: Copy + Send + Sync, F: Fn(W, Range<usize>) + Sync> Shared<'_, W, F> {
             // Release: the block's writes are seen by whoever sees it done.
             counters.done.fetch_add(1, Ordering::Release);
         }
-    }
-}
-
-/// One turn of a wait: spin, then after [`SPINS_BEFORE_YIELD`] turns yield.
-#[inline]
-fn pause(spins: &mut u32) {
-    if *spins < SPINS_BEFORE_YIELD {
-        *spins += 1;
-        std::hint::spin_loop();
-    } else {
-        std::thread::yield_now();
-    }
-}
-
-/// Runs its closure when dropped, on the way out of a scope or a panic.
-struct OnDrop<G: Fn()>(G);
-
-impl<G: Fn()> Drop for OnDrop<G> {
-    fn drop(&mut self) {
-        (self.0)();
     }
 }
 
