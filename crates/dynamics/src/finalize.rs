@@ -84,16 +84,10 @@ impl World {
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
         self.profile.held_bodies = 0;
-        let mut fast = 0;
+        let fast: usize = runs.iter().map(|run| run.fast as usize).sum();
         // Only the runs that hold a body with something left to do are
         // visited: a pile at rest leaves nothing.
-        let serial = runs
-            .iter()
-            .enumerate()
-            .inspect(|(_, run)| fast += run.fast as usize)
-            .filter(|(_, run)| run.serial);
-        for (r, _) in serial {
-            let bodies = r * FINALIZE_CHUNK..((r + 1) * FINALIZE_CHUNK).min(awake.len());
+        for bodies in serial_runs(&runs, awake.len()) {
             for (&key, f) in awake[bodies.clone()].iter().zip(&finished[bodies]) {
                 match f.writing {
                     Writing::Held => self.hold_still(key),
@@ -319,29 +313,28 @@ impl World {
     /// entry (`SweepAndPrune::refit_batch`). The bodies themselves are not
     /// read: on several threads they were last written on another core.
     fn move_proxies(&mut self, awake: &[BodyKey], finished: &[FinishedBody], runs: &[FinishedRun]) {
-        // The proxies to move, with their new bounds, in body order: each
-        // run that holds one, then each of its bodies.
-        let each_move = |f: &mut dyn FnMut(crate::ColliderKey, &FirstBounds)| {
-            for (r, _) in runs.iter().enumerate().filter(|(_, run)| run.serial) {
-                for b in &finished[r * FINALIZE_CHUNK..((r + 1) * FINALIZE_CHUNK).min(awake.len())] {
-                    if let (Writing::Moved(ck), Some(first)) = (&b.writing, &b.first) {
-                        f(*ck, first);
-                    }
+        // The proxies to move, with their new bounds, in body order.
+        let moves = || {
+            serial_runs(runs, awake.len()).flat_map(|bodies| &finished[bodies]).filter_map(|b| {
+                match (&b.writing, b.first) {
+                    (Writing::Moved(ck), Some(first)) => Some((*ck, first)),
+                    _ => None,
                 }
-            }
+            })
         };
         let mut batch = self.broad_phase.refit_batch();
-        each_move(&mut |ck, first| batch.announce(ck, first.hint, &first.aabb));
-        let colliders = &mut self.colliders;
-        each_move(&mut |ck, first| {
+        for (ck, first) in moves() {
+            batch.announce(ck, first.hint, &first.aabb);
+        }
+        for (ck, first) in moves() {
             if let Ok((moved, hint)) = batch.refit(ck, first.hint, first.aabb) {
-                let c = &mut colliders[ck];
+                let c = &mut self.colliders[ck];
                 c.proxy_hint = hint;
                 if let Some(fat) = moved {
                     c.proxy_box = fat;
                 }
             }
-        });
+        }
     }
 
     /// The last line of the promise that no NaN enters the state from finite
@@ -417,6 +410,15 @@ fn first_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> FirstBoun
 /// Bodies per task when finalising on several threads, and per run of
 /// [`FinishedRun`].
 const FINALIZE_CHUNK: usize = 256;
+
+/// The places in the awake list (of `len` bodies) of the runs that hold a
+/// body the serial part of finalisation must visit, in order.
+fn serial_runs(runs: &[FinishedRun], len: usize) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    runs.iter()
+        .enumerate()
+        .filter(|(_, run)| run.serial)
+        .map(move |(r, _)| r * FINALIZE_CHUNK..((r + 1) * FINALIZE_CHUNK).min(len))
+}
 
 /// A run of awake bodies as the parallel part of finalisation takes it:
 /// the bodies, their first colliders, their solver states and their places
