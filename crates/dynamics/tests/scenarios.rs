@@ -280,16 +280,16 @@ fn large_pyramid_sink() {
     let g = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
     w.add_collider(g, ColliderDesc::new(Shape::rectangle(100.0, 1.0)).friction(0.6)).unwrap();
     let rows = 100;
-    let mut top = None;
+    let mut boxes = Vec::new();
     for i in 0..rows {
         for j in i..rows {
             let x = (i as Real + 1.0) * 0.5 + (j - i) as Real - rows as Real * 0.5;
             let b = w.add_body(BodyDesc::dynamic().translation(x, 0.5 + i as Real));
             w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5)).friction(0.6)).unwrap();
-            top = Some((b, Vec2::new(x, 0.5 + i as Real)));
+            boxes.push((b, Vec2::new(x, 0.5 + i as Real)));
         }
     }
-    let (top, start) = top.unwrap();
+    let (top, start) = *boxes.last().unwrap();
     let mut fastest: Real = 0.0;
     for step in 0..500 {
         w.step(DT).unwrap();
@@ -298,8 +298,12 @@ fn large_pyramid_sink() {
         }
     }
     let end = pos(&w, top);
+    // The top box's sideways drift swings with any change to the arithmetic
+    // (it is the sum of many small slips); the largest of any box is steadier.
+    let widest = boxes.iter().map(|&(b, p)| (pos(&w, b).x - p.x).abs()).fold(0.0, Real::max);
     println!(
-        "large_pyramid after 500 steps: top box {:.3} m lower, {:.3} m aside; fastest box in the last second {:.3} m/s",
+        "large_pyramid after 500 steps: top box {:.3} m lower, {:.3} m aside (any box at most {widest:.3} m); \
+         fastest box in the last second {:.3} m/s",
         start.y - end.y,
         (end.x - start.x).abs(),
         fastest

@@ -221,10 +221,11 @@ impl<W: Lanes> ContactBundle<W> {
         let push = W::splat(-max_push);
         let (zero, one) = (W::ZERO, W::ONE);
 
-        // Per point: the velocity bias, mass scale and impulse scale, and
-        // whether the point is still apart (speculative).
+        // Per point: the velocity bias, mass scale and impulse scale. A point
+        // still apart (speculative) closes at most its gap, stiffly; one
+        // pressing is pushed out softly.
         let dp = bodies.1.dp - bodies.0.dp;
-        let mut terms = [(zero, one, zero, zero); 2];
+        let mut terms = [(zero, one, zero); 2];
         for (k, term) in terms.iter_mut().enumerate().take(N) {
             let p = &self.points[k];
             let moved = dp + bodies.1.dq.apply(&p.anchor_b) - bodies.0.dq.apply(&p.anchor_a);
@@ -236,21 +237,21 @@ impl<W: Lanes> ContactBundle<W> {
                     select(apart, gap, max(self.bias_rate * s, push)),
                     select(apart, one, self.mass_scale),
                     select(apart, zero, self.impulse_scale),
-                    apart,
                 )
             } else {
-                (select(apart, gap, zero), one, zero, apart)
+                (select(apart, gap, zero), one, zero)
             };
         }
 
-        // Two points both pressing, or both still apart, are solved as one 2×2
-        // problem where the block is well conditioned (their scales agree);
-        // the other lanes (and block failures) fall back to one point after
-        // the other. Solving a fast body's two speculative points together
-        // stops it square: one after the other, the first point's impulse
-        // would set it spinning before the second is seen.
+        // Two points are solved as one 2×2 problem where the block is well
+        // conditioned, each row with its own point's terms, so that a point
+        // pressing and one still apart are solved together too; the other
+        // lanes (and block failures) fall back to one point after the other.
+        // Solving a fast body's two speculative points together stops it
+        // square: one after the other, the first point's impulse would set it
+        // spinning before the second is seen.
         let mut sequential = self.used;
-        let block_lanes = self.has_block & !(terms[0].3 ^ terms[1].3);
+        let block_lanes = self.has_block;
         if N == 2 && block_lanes.any() {
             let (p1, p2) = (&self.points[0], &self.points[1]);
             let x_old = [p1.normal_impulse, p2.normal_impulse];
@@ -258,7 +259,8 @@ impl<W: Lanes> ContactBundle<W> {
                 n.dot(&self.relative_velocity(&bodies, 0)) + terms[0].0,
                 n.dot(&self.relative_velocity(&bodies, 1)) + terms[1].0,
             ];
-            let (y, found) = solve_block(&self.block, x_old, rhs, terms[0].1, terms[0].2);
+            let scales = ([terms[0].1, terms[1].1], [terms[0].2, terms[1].2]);
+            let (y, found) = solve_block(&self.block, x_old, rhs, scales);
             let solved = block_lanes & found;
             for (k, &yk) in y.iter().enumerate() {
                 let p = &mut self.points[k];
@@ -272,7 +274,7 @@ impl<W: Lanes> ContactBundle<W> {
             sequential = sequential & !solved;
         }
         if sequential.any() {
-            for (k, &(bias, mass_scale, impulse_scale, _)) in terms.iter().enumerate().take(N) {
+            for (k, &(bias, mass_scale, impulse_scale)) in terms.iter().enumerate().take(N) {
                 let vn = n.dot(&self.relative_velocity(&bodies, k));
                 let p = &mut self.points[k];
                 let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
@@ -359,23 +361,24 @@ impl<W: Lanes> ContactBundle<W> {
 
 /// Solves the soft normal constraints of two points together, per lane: the
 /// new accumulated impulses `y ≥ 0` satisfy `K y = r` where possible, with
-/// `r = (1 − is) K x_old − ms (vn + bias)` the block form of the one-point soft
-/// update, and complementarity decides which points push (Catto's 2×2 LCP by
-/// enumeration, in the order: both, first only, second only, neither). The
-/// mask tells the lanes where one of the cases held.
+/// row `i` of `r = (1 − isᵢ) (K x_old)ᵢ − msᵢ (vnᵢ + biasᵢ)` the block form of
+/// point `i`'s one-point soft update (`(ms, is)`: each point's mass and
+/// impulse scales), and complementarity decides which points push (Catto's
+/// 2×2 LCP by enumeration, in the order: both, first only, second only,
+/// neither). With `k12 = 0` each row is the one-point update itself. The mask
+/// tells the lanes where one of the cases held.
 #[inline(always)]
 pub(crate) fn solve_block<W: Lanes>(
     k: &[W; 3],
     x_old: [W; 2],
     vn_plus_bias: [W; 2],
-    ms: W,
-    is: W,
+    (ms, is): ([W; 2], [W; 2]),
 ) -> ([W; 2], W) {
-    let (zero, one) = (W::ZERO, W::ONE);
+    let zero = W::ZERO;
     let [k11, k12, k22] = *k;
     let kx = [k11 * x_old[0] + k12 * x_old[1], k12 * x_old[0] + k22 * x_old[1]];
-    let keep = one - is;
-    let r = [keep * kx[0] - ms * vn_plus_bias[0], keep * kx[1] - ms * vn_plus_bias[1]];
+    let row = |i: usize| (W::ONE - is[i]) * kx[i] - ms[i] * vn_plus_bias[i];
+    let r = [row(0), row(1)];
     let det = k11 * k22 - k12 * k12;
     let both = [(k22 * r[0] - k12 * r[1]) / det, (k11 * r[1] - k12 * r[0]) / det];
     let both_ok = both[0].simd_ge(zero) & both[1].simd_ge(zero);
@@ -397,7 +400,8 @@ mod tests {
 
     /// The block solve against the definition of the linear complementarity
     /// problem it solves: for a symmetric positive definite `K`, a solution
-    /// always exists, and it has `y ≥ 0`, `w = K y − r ≥ 0` and `y·w = 0`.
+    /// always exists, and it has `y ≥ 0`, `w = K y − r ≥ 0` and `y·w = 0`,
+    /// with each row's right-hand side built from that point's own scales.
     #[test]
     fn block_solve_satisfies_complementarity() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
@@ -410,15 +414,19 @@ mod tests {
                 let k = [m + i * r1 * r1, m + i * r1 * r2, m + i * r2 * r2];
                 let x = [rng.unit() * 3.0, rng.unit() * 3.0];
                 let v = [rng.unit() * 4.0 - 2.0, rng.unit() * 4.0 - 2.0];
-                (k, x, v, rng.unit(), rng.unit() * 0.9)
+                // Each point's own scales: a point still apart has (1, 0).
+                let ms = [rng.unit(), rng.unit()];
+                let is = [rng.unit() * 0.9, rng.unit() * 0.9];
+                (k, x, v, ms, is)
             };
             let lanes: [_; LANES] = std::array::from_fn(|_| random_lane(&mut rng));
             let w = |f: &dyn Fn(usize) -> Real| Wide::new(std::array::from_fn(f));
             let k = [w(&|l| lanes[l].0[0]), w(&|l| lanes[l].0[1]), w(&|l| lanes[l].0[2])];
             let x = [w(&|l| lanes[l].1[0]), w(&|l| lanes[l].1[1])];
             let v = [w(&|l| lanes[l].2[0]), w(&|l| lanes[l].2[1])];
-            let (ms, is) = (w(&|l| lanes[l].3), w(&|l| lanes[l].4));
-            let ([y0, y1], found) = solve_block(&k, x, v, ms, is);
+            let ms = [w(&|l| lanes[l].3[0]), w(&|l| lanes[l].3[1])];
+            let is = [w(&|l| lanes[l].4[0]), w(&|l| lanes[l].4[1])];
+            let ([y0, y1], found) = solve_block(&k, x, v, (ms, is));
             for (l, &(k, x, v, ms, is)) in lanes.iter().enumerate() {
                 let (k11, k12, k22) = (k[0], k[1], k[2]);
                 if k11 * k11 >= 1000.0 * (k11 * k22 - k12 * k12) {
@@ -427,8 +435,8 @@ mod tests {
                 assert!(found.as_array()[l].is_nan(), "no case found for K = {k:?}");
                 let y = [lane(&y0, l), lane(&y1, l)];
                 let r = [
-                    (1.0 - is) * (k11 * x[0] + k12 * x[1]) - ms * v[0],
-                    (1.0 - is) * (k12 * x[0] + k22 * x[1]) - ms * v[1],
+                    (1.0 - is[0]) * (k11 * x[0] + k12 * x[1]) - ms[0] * v[0],
+                    (1.0 - is[1]) * (k12 * x[0] + k22 * x[1]) - ms[1] * v[1],
                 ];
                 let wv = [k11 * y[0] + k12 * y[1] - r[0], k12 * y[0] + k22 * y[1] - r[1]];
                 let scale = 1e-4 * (1.0 + r[0].abs() + r[1].abs());
