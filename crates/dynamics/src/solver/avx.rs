@@ -334,6 +334,11 @@ impl Lanes for Avx8 {
         unsafe { _mm256_movemask_ps(self.0) != 0 }
     }
     #[inline(always)]
+    fn bits(self) -> u32 {
+        // SAFETY: as in `splat`.
+        unsafe { _mm256_movemask_ps(self.0) as u32 }
+    }
+    #[inline(always)]
     fn set_flag(&mut self, l: usize) {
         self.set_lane(l, f32::from_bits(!0));
     }

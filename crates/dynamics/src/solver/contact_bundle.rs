@@ -14,6 +14,7 @@
 
 use lamina_geometry::Real;
 
+use super::Softness;
 use super::body_state::{BodiesW, States};
 use super::bundles::{LaneBodies, LaneBundle};
 use super::lanes::{Lanes, Vec2W, Wide, lane, max, min, select};
@@ -22,6 +23,15 @@ use crate::body::NO_INDEX;
 /// Largest condition number for which two points are solved as a block; beyond
 /// it the points are nearly redundant and sequential impulses are safer.
 pub(crate) const MAX_CONDITION: Real = 1000.0;
+
+/// The softness of the contacts for one substep: between two movable bodies,
+/// and the stiffer one of contacts with an immovable body (nothing on the
+/// other side gives way, so a stiffer spring is still stable).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ContactSoftness {
+    pub moving: Softness,
+    pub fixed: Softness,
+}
 
 /// One manifold point of every lane.
 #[derive(Clone, Copy, Debug)]
@@ -59,16 +69,18 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
     pub bodies: LaneBodies<W>,
     pub normal: Vec2W<W>,
     pub friction: W,
-    pub bias_rate: W,
-    pub mass_scale: W,
-    pub impulse_scale: W,
+    /// A mask: lanes whose contact has an immovable body, which take the
+    /// stiffer of the two contact softnesses (see [`ContactSoftness`]). One
+    /// mask instead of each lane's three coefficients keeps the bundle
+    /// small: every pass streams every bundle through the cache.
+    pub stiff: W,
     /// The 2×2 normal effective mass `[k11, k12, k22]` where `has_block` is set.
     pub block: [W; 3],
     /// A mask: lanes solved as a block. While the bundle is being packed
     /// (before [`ContactBundle::finish`]), lanes with two points.
     pub has_block: W,
-    /// A mask: lanes that hold a constraint.
-    pub used: W,
+    /// Bit `l` set: lane `l` holds a constraint.
+    pub used: u32,
     /// Some lane has a second point: without one, the passes skip its rows.
     pub two_points: bool,
     /// Some lane bounces (restitution above zero): without one, the solve
@@ -84,13 +96,11 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
         bodies: LaneBodies::EMPTY,
         normal: Vec2W { x: W::ZERO, y: W::ZERO },
         friction: W::ZERO,
-        bias_rate: W::ZERO,
-        mass_scale: W::ONE,
-        impulse_scale: W::ZERO,
+        stiff: W::ZERO,
         // The identity keeps the unused block arithmetic finite.
         block: [W::ONE, W::ZERO, W::ONE],
         has_block: W::ZERO,
-        used: W::ZERO,
+        used: 0,
         two_points: false,
         bouncy: false,
         points: [PointW::EMPTY; 2],
@@ -119,8 +129,11 @@ impl<W: Lanes> ContactBundle<W> {
         let t = n.right_perp();
         let LaneBodies { inv_mass_a: ma, inv_i_a: ia, inv_mass_b: mb, inv_i_b: ib, .. } = self.bodies;
         let mut rn = [(zero, zero); 2];
-        // Absent second points keep the empty point's zeros.
-        for (k, present) in [self.used, two].into_iter().enumerate().take(self.point_count()) {
+        // Absent second points keep the empty point's zeros. Every lane has
+        // a first point: an unused lane's is the empty one, whose masses are
+        // zero and whose separation comes out as its zero.
+        let all = one.simd_eq(one);
+        for (k, present) in [all, two].into_iter().enumerate().take(self.point_count()) {
             let p = &mut self.points[k];
             let (ra, rb) = (p.anchor_a, p.anchor_b);
             let (rna, rnb) = (ra.cross(&n), rb.cross(&n));
@@ -199,27 +212,43 @@ impl<W: Lanes> ContactBundle<W> {
         bodies.1.scatter_velocity(states, &self.bodies.b);
     }
 
-    /// One pass of sequential impulses. With `use_bias`, overlap is pushed out
-    /// softly (at most `max_push` m/s); without, only velocity errors are
-    /// removed (the relax pass). Speculative points always use their gap.
+    /// One pass of sequential impulses. With `bias` (the contacts' softness
+    /// and the fastest push out of an overlap, m/s), overlap is pushed out
+    /// softly; without, only velocity errors are removed (the relax pass).
+    /// Speculative points always use their gap.
     #[inline(always)]
-    pub fn solve(&mut self, states: &States, inv_h: Real, use_bias: bool, max_push: Real) {
+    pub fn solve(&mut self, states: &States, inv_h: Real, bias: Option<(&ContactSoftness, Real)>) {
         if self.two_points {
-            self.solve_points::<2>(states, inv_h, use_bias, max_push);
+            self.solve_points::<2>(states, inv_h, bias);
         } else {
-            self.solve_points::<1>(states, inv_h, use_bias, max_push);
+            self.solve_points::<1>(states, inv_h, bias);
         }
     }
 
     /// [`ContactBundle::solve`] of the first `N` points: with one, the block
     /// is never needed.
     #[inline(always)]
-    fn solve_points<const N: usize>(&mut self, states: &States, inv_h: Real, use_bias: bool, max_push: Real) {
+    fn solve_points<const N: usize>(
+        &mut self,
+        states: &States,
+        inv_h: Real,
+        bias: Option<(&ContactSoftness, Real)>,
+    ) {
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
         let inv_h = W::splat(inv_h);
-        let push = W::splat(-max_push);
         let (zero, one) = (W::ZERO, W::ONE);
+        // Each lane's softness, where the pass pushes overlap out.
+        let soft = bias.map(|(soft, max_push)| {
+            let pick = |fixed: Real, moving: Real| self.stiff.select(W::splat(fixed), W::splat(moving));
+            let (f, m) = (&soft.fixed, &soft.moving);
+            (
+                pick(f.bias_rate, m.bias_rate),
+                pick(f.mass_scale, m.mass_scale),
+                pick(f.impulse_scale, m.impulse_scale),
+                W::splat(-max_push),
+            )
+        });
 
         // Per point: the velocity bias, mass scale and impulse scale. A point
         // still apart (speculative) closes at most its gap, stiffly; one
@@ -232,14 +261,13 @@ impl<W: Lanes> ContactBundle<W> {
             let s = n.dot(&moved) + p.base_separation;
             let apart = s.simd_gt(zero);
             let gap = s * inv_h;
-            *term = if use_bias {
-                (
-                    select(apart, gap, max(self.bias_rate * s, push)),
-                    select(apart, one, self.mass_scale),
-                    select(apart, zero, self.impulse_scale),
-                )
-            } else {
-                (select(apart, gap, zero), one, zero)
+            *term = match soft {
+                Some((bias_rate, mass_scale, impulse_scale, push)) => (
+                    select(apart, gap, max(bias_rate * s, push)),
+                    select(apart, one, mass_scale),
+                    select(apart, zero, impulse_scale),
+                ),
+                None => (select(apart, gap, zero), one, zero),
             };
         }
 
@@ -250,7 +278,9 @@ impl<W: Lanes> ContactBundle<W> {
         // Solving a fast body's two speculative points together stops it
         // square: one after the other, the first point's impulse would set it
         // spinning before the second is seen.
-        let mut sequential = self.used;
+        // Unused lanes may take either path: their masses are zero, so
+        // either gives them impulses of zero.
+        let mut sequential = one.simd_eq(one);
         let block_lanes = self.has_block;
         if N == 2 && block_lanes.any() {
             let (p1, p2) = (&self.points[0], &self.points[1]);
@@ -271,9 +301,9 @@ impl<W: Lanes> ContactBundle<W> {
                 }
                 self.apply(&mut bodies, k, &(n * applied));
             }
-            sequential = sequential & !solved;
+            sequential = !solved;
         }
-        if sequential.any() {
+        if sequential.bits() & self.used != 0 {
             for (k, &(bias, mass_scale, impulse_scale)) in terms.iter().enumerate().take(N) {
                 let vn = n.dot(&self.relative_velocity(&bodies, k));
                 let p = &mut self.points[k];

@@ -15,7 +15,6 @@
 
 use lamina_geometry::{Real, Vec2};
 
-use super::Softness;
 use super::body_state::{BodyParams, BodyState, States};
 use super::bundles::LaneBundle;
 use super::contact_bundle::{ContactBundle, PointW};
@@ -42,11 +41,6 @@ pub(crate) struct ContactSource<'a> {
     /// The bodies' states: read only where a contact bounces, for its
     /// approach velocity.
     pub states: &'a States<'a>,
-    /// The softness of contacts between two movable bodies.
-    pub softness: Softness,
-    /// The softness of contacts with an immovable body: nothing on the other
-    /// side gives way, so a stiffer spring is still stable.
-    pub static_softness: Softness,
     /// Whether last step's impulses are applied again.
     pub warm_start: bool,
 }
@@ -74,6 +68,7 @@ impl ContactSource<'_> {
             lanes.b.as_mut()[l] = b;
             used.set_flag(l);
         }
+        bundle.used = used.bits();
         let [ma, ia, ..] = W::gather_rows(|l| params(lanes.a.as_ref()[l]));
         let [mb, ib, ..] = W::gather_rows(|l| params(lanes.b.as_ref()[l]));
         (lanes.inv_mass_a, lanes.inv_i_a, lanes.inv_mass_b, lanes.inv_i_b) = (ma, ia, mb, ib);
@@ -82,22 +77,14 @@ impl ContactSource<'_> {
             W::gather_rows(|l| manifold(l).map_or(&ZERO_ROW, |m| m.row(0)));
         bundle.normal = Vec2W { x: nx, y: ny };
         bundle.friction = friction;
-        bundle.used = used;
         let two = count.simd_eq(W::splat(2.0));
         bundle.has_block = two;
 
         // Contacts with an immovable body (no mass, no inertia) take the
-        // stiffer softness; unused lanes keep the empty bundle's.
+        // stiffer softness; unused lanes keep the empty bundle's mask.
         let zero = W::ZERO;
         let still = |m: W, i: W| m.simd_eq(zero) & i.simd_eq(zero);
-        let immovable = still(ma, ia) | still(mb, ib);
-        let soft = |fixed: Real, moving: Real, empty: W| {
-            used.select(immovable.select(W::splat(fixed), W::splat(moving)), empty)
-        };
-        let (s, f) = (self.softness, self.static_softness);
-        bundle.bias_rate = soft(f.bias_rate, s.bias_rate, empty.bias_rate);
-        bundle.mass_scale = soft(f.mass_scale, s.mass_scale, empty.mass_scale);
-        bundle.impulse_scale = soft(f.impulse_scale, s.impulse_scale, empty.impulse_scale);
+        bundle.stiff = used & (still(ma, ia) | still(mb, ib));
 
         let points = 1 + usize::from(two.any());
         for k in 0..points {
@@ -218,8 +205,6 @@ mod tests {
         // Contact `i`'s manifold lies at place `39 - i`.
         let places: Vec<u32> = (0..40).rev().collect();
         let manifolds: Vec<SolverManifold> = manifolds.into_iter().rev().collect();
-        let softness = Softness { bias_rate: 3.0, mass_scale: 0.75, impulse_scale: 0.25 };
-        let static_softness = Softness { bias_rate: 5.0, mass_scale: 0.5, impulse_scale: 0.125 };
         for warm_start in [true, false] {
             let source = ContactSource {
                 manifolds: &manifolds,
@@ -227,8 +212,6 @@ mod tests {
                 indices: &indices,
                 params: &params,
                 states: &states,
-                softness,
-                static_softness,
                 warm_start,
             };
             check::<Wide>(&source);
@@ -274,11 +257,8 @@ mod tests {
                         b.normal.x,
                         b.normal.y,
                         b.friction,
-                        b.bias_rate,
-                        b.mass_scale,
-                        b.impulse_scale,
+                        b.stiff,
                         b.has_block,
-                        b.used,
                     ];
                     for p in &b.points {
                         all.extend([
@@ -298,6 +278,7 @@ mod tests {
                     all.iter().map(|w| lane(w, l).to_bits()).collect::<Vec<_>>()
                 };
                 assert_eq!(bits(bundle), bits(&empty), "unused lane {l}");
+                assert_eq!(bundle.used & (1 << l), 0, "lane {l} marked used");
                 for indices in [&bundle.bodies.members, &bundle.bodies.a, &bundle.bodies.b] {
                     assert_eq!(indices.as_ref()[l], NO_INDEX);
                 }
@@ -314,13 +295,10 @@ mod tests {
             assert_eq!(lane(&bundle.bodies.inv_i_b, l), param(b).inv_inertia);
             assert_eq!((lane(&bundle.normal.x, l), lane(&bundle.normal.y, l)), (m.normal.x, m.normal.y));
             assert_eq!(lane(&bundle.friction, l), m.friction);
-            assert!(lane(&bundle.used, l).is_nan(), "lane {l} marked used");
+            assert_ne!(bundle.used & (1 << l), 0, "lane {l} not marked used");
             assert_eq!(lane(&bundle.has_block, l).is_nan(), m.count == 2.0);
             let still = |k: u32| param(k).inv_mass == 0.0 && param(k).inv_inertia == 0.0;
-            let soft = if still(a) || still(b) { source.static_softness } else { source.softness };
-            assert_eq!(lane(&bundle.bias_rate, l), soft.bias_rate);
-            assert_eq!(lane(&bundle.mass_scale, l), soft.mass_scale);
-            assert_eq!(lane(&bundle.impulse_scale, l), soft.impulse_scale);
+            assert_eq!(lane(&bundle.stiff, l).is_nan(), still(a) || still(b), "lane {l}'s softness");
             let (sa, sb) = (source.states.load(a), source.states.load(b));
             for (k, p) in bundle.points.iter().enumerate() {
                 let mp = if k < m.count as usize { m.points[k] } else { SolverPoint::default() };

@@ -15,7 +15,7 @@ use super::bundles::{
     ConstraintSource, LaneBundle, LaneConstraints, fill_bundles, pack_bundles, size_bundles,
 };
 use super::constraint_graph::{COLOR_COUNT, ColorOrder};
-use super::contact_bundle::ContactBundle;
+use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
@@ -136,12 +136,14 @@ pub(crate) struct Solve {
     pub inv_h: Real,
     pub max_push: Real,
     pub use_bias: bool,
+    /// The contacts' softness, where the pass uses the bias.
+    pub softness: ContactSoftness,
 }
 
 impl LanePass for Solve {
     #[inline(always)]
     fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
-        bundle.solve(states, self.inv_h, self.use_bias, self.max_push);
+        bundle.solve(states, self.inv_h, self.use_bias.then_some((&self.softness, self.max_push)));
     }
     #[inline(always)]
     fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {

@@ -72,6 +72,8 @@ pub(crate) trait Lanes:
     fn select(self, if_true: Self, if_false: Self) -> Self;
     /// True when this mask is set in some lane.
     fn any(self) -> bool;
+    /// This mask as bits: bit `l` set where lane `l` is.
+    fn bits(self) -> u32;
     /// Sets this mask in lane `l`.
     fn set_flag(&mut self, l: usize);
     /// Reads a row of eight numbers per lane (`row(l)` for lane `l`) and
@@ -145,6 +147,10 @@ impl Lanes for Wide {
     #[inline(always)]
     fn any(self) -> bool {
         Wide::any(self)
+    }
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        Wide::to_bitmask(self)
     }
     #[inline(always)]
     fn set_flag(&mut self, l: usize) {

@@ -22,7 +22,7 @@ use super::Softness;
 use super::body_state::{BodyParams, BodyState, States};
 use super::constraint_graph::ColorOrder;
 use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
-use super::contact_bundle::ContactBundle;
+use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
 use super::gather;
 use super::integrate;
@@ -592,14 +592,16 @@ impl Solver {
         let max_hertz = super::max_hertz(inv_h);
         let hertz = settings.contact_hertz.min(max_hertz);
         let places = &self.contact_places;
+        let softness = ContactSoftness {
+            moving: Softness::new(hertz, settings.contact_damping_ratio, h),
+            fixed: Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h),
+        };
         let source = ContactSource {
             manifolds,
             places,
             indices: &self.coloured_contacts,
             params,
             states: &view.states,
-            softness: Softness::new(hertz, settings.contact_damping_ratio, h),
-            static_softness: Softness::new((2.0 * hertz).min(max_hertz), settings.contact_damping_ratio, h),
             warm_start: settings.enable_warm_starting,
         };
         // Colour order jumps about the manifolds: each is asked for a little
@@ -628,11 +630,11 @@ impl Solver {
                     view.run_colors(c, items, |j, st| j.warm_start(st), &WarmStart)
                 },
                 Pass::Solve(c) => unsafe {
-                    let solve = Solve { inv_h, max_push, use_bias: true };
+                    let solve = Solve { inv_h, max_push, use_bias: true, softness };
                     view.run_colors(c, items, |j, st| j.solve(st, inv_h, true), &solve)
                 },
                 Pass::Relax(c) => unsafe {
-                    let relax = Solve { inv_h, max_push, use_bias: false };
+                    let relax = Solve { inv_h, max_push, use_bias: false, softness };
                     view.run_colors(c, items, |j, st| j.solve(st, inv_h, false), &relax)
                 },
                 Pass::Restitution(c) => unsafe {
