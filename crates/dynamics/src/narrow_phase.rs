@@ -127,8 +127,11 @@ pub(crate) struct SolverPoint {
     /// The accumulated impulses of the last step.
     pub normal_impulse: Real,
     pub tangent_impulse: Real,
-    /// Unused, always zero: it makes the point a row of eight numbers.
-    pub spare: Real,
+    /// Where the contact bounces (restitution above zero), the normal
+    /// velocity of B's material point relative to A's at the step's start,
+    /// which restitution reverses; zero elsewhere. Kept here rather than in
+    /// the solver's bundles, which every pass streams through the cache.
+    pub approach: Real,
 }
 
 /// A touching contact as the solver reads it when preparing its constraint:
@@ -165,18 +168,27 @@ const _: () = assert!(std::mem::size_of::<SolverPoint>() == 8 * std::mem::size_o
 
 impl SolverManifold {
     /// Contact `c`'s manifold for the solver, with `a` and `b` its bodies at
-    /// their poses of the step's start.
+    /// their poses and velocities of the step's start.
     #[inline(always)]
     pub fn of(c: &Contact, a: &Body, b: &Body) -> Self {
         let mut points = [SolverPoint::default(); 2];
         for (out, p) in points.iter_mut().zip(&c.points) {
+            let (anchor_a, anchor_b) = (
+                a.pose.rotation * (p.local_a - a.local_center),
+                b.pose.rotation * (p.local_b - b.local_center),
+            );
+            let approach = if c.restitution > 0.0 {
+                c.normal.dot(&(solver_velocity(b, &anchor_b) - solver_velocity(a, &anchor_a)))
+            } else {
+                0.0
+            };
             *out = SolverPoint {
-                anchor_a: a.pose.rotation * (p.local_a - a.local_center),
-                anchor_b: b.pose.rotation * (p.local_b - b.local_center),
+                anchor_a,
+                anchor_b,
                 separation: p.separation,
                 normal_impulse: p.normal_impulse,
                 tangent_impulse: p.tangent_impulse,
-                spare: 0.0,
+                approach,
             };
         }
         Self {
@@ -192,7 +204,7 @@ impl SolverManifold {
     /// Row `r` of the manifold as eight numbers: 0 is the header (normal x
     /// and y, friction, restitution, point count, three zeros), 1 and 2 the
     /// points (anchor on A x and y, anchor on B x and y, separation, normal
-    /// and tangent impulse, a zero).
+    /// and tangent impulse, approach velocity).
     #[inline(always)]
     pub fn row(&self, r: usize) -> &[Real; 8] {
         let rows: *const [[Real; 8]; 3] = (self as *const SolverManifold).cast();
@@ -201,6 +213,17 @@ impl SolverManifold {
         // checked to be in bounds.
         unsafe { &(*rows)[r] }
     }
+}
+
+/// The velocity of body `b`'s material point at `r` from its centre of mass,
+/// as the solver starts from it: a fixed body's is zero, as the solver holds
+/// it (it has no solver state).
+#[inline(always)]
+fn solver_velocity(b: &Body, r: &Vec2) -> Vec2 {
+    if b.kind == BodyKind::Fixed {
+        return Vec2::zeros();
+    }
+    b.linear_velocity + Vec2::new(-r.y, r.x) * b.angular_velocity
 }
 
 /// The narrow phase's buffers, kept from step to step.

@@ -103,6 +103,41 @@ fn ball_bounces_to_e_squared_h() {
     }
 }
 
+/// A ball meets a kinematic paddle moving towards it: restitution reverses
+/// the velocity relative to the paddle, so with no gravity a ball falling at
+/// `v` onto a paddle rising at `u` leaves at `u + e (v + u)` (the paddle does
+/// not give way). Restitution must read the paddle's velocity as well as the
+/// ball's.
+#[test]
+fn ball_bounces_off_a_rising_paddle_relative_to_it() {
+    for (e, v, u) in [(0.5 as Real, 5.0 as Real, 1.0 as Real), (0.8, 3.0, 2.0), (1.0, 4.0, 0.5)] {
+        let settings =
+            WorldSettings { gravity: Vec2::zeros(), enable_sleep: false, ..WorldSettings::default() };
+        let mut w = World::new(settings);
+        let paddle = w.add_body(BodyDesc::kinematic().linear_velocity(Vec2::new(0.0, u)));
+        w.add_collider(paddle, ColliderDesc::new(Shape::rectangle(2.0, 0.1)).restitution(e).friction(0.0))
+            .unwrap();
+        let ball = w.add_body(BodyDesc::dynamic().translation(0.0, 1.5).linear_velocity(Vec2::new(0.0, -v)));
+        w.add_collider(ball, ColliderDesc::new(Shape::circle(0.25)).restitution(e).friction(0.0)).unwrap();
+        // They meet within a second; the ball then flies off faster than the paddle.
+        let mut after = None;
+        for _ in 0..(1.0 / DT) as usize {
+            w.step(DT).unwrap();
+            let vy = w.body(ball).unwrap().linear_velocity().y;
+            if vy > u {
+                after = Some(vy);
+                break;
+            }
+        }
+        let expected = u + e * (v + u);
+        let after = after.expect("the ball never left the paddle");
+        assert!(
+            (after - expected).abs() < 0.02 * expected,
+            "e {e}, v {v}, u {u}: left at {after}, expected {expected}"
+        );
+    }
+}
+
 /// Equal masses, head-on, e = 1: the velocities swap and momentum is conserved.
 #[test]
 fn elastic_collision_swaps_velocities() {

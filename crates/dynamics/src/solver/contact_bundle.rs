@@ -44,7 +44,6 @@ pub(crate) struct PointW<W: Lanes> {
     pub normal_impulse: W,
     pub tangent_impulse: W,
     pub max_normal_impulse: W,
-    pub relative_velocity: W,
 }
 
 impl<W: Lanes> PointW<W> {
@@ -58,7 +57,6 @@ impl<W: Lanes> PointW<W> {
         normal_impulse: W::ZERO,
         tangent_impulse: W::ZERO,
         max_normal_impulse: W::ZERO,
-        relative_velocity: W::ZERO,
     };
 }
 
@@ -334,50 +332,62 @@ impl<W: Lanes> ContactBundle<W> {
 
     /// Drives the normal velocity of points that approached faster than
     /// `threshold` and pushed during the step to `−e` times their approach
-    /// velocity. The restitution `e` of contact `i` is number 3 of the row
-    /// `header(i)` (its solver manifold's header): it is read only here,
-    /// once a step and only where some lane bounces, so the bundle does not
-    /// carry it through every pass.
+    /// velocity. Row `r` of contact `i`'s solver manifold is `row(i, r)`:
+    /// the restitution `e` is number 3 of its header (row 0), each point's
+    /// approach velocity number 7 of the point's row. Both are read only
+    /// here, once a step and only where some lane bounces, so the bundle
+    /// does not carry them through every pass.
     #[inline(always)]
     pub fn apply_restitution<'a>(
         &mut self,
         states: &States,
         threshold: Real,
-        header: impl Fn(u32) -> &'a [Real; 8],
+        row: impl Fn(u32, usize) -> &'a [Real; 8],
     ) {
         if !self.bouncy {
             return;
         }
         let members = self.bodies.members;
-        let [.., restitution, _, _, _, _] = W::gather_rows(|l| {
-            let i = members.as_ref()[l];
-            if i == NO_INDEX { &[0.0; 8] } else { header(i) }
-        });
+        let column = |r: usize| {
+            W::gather_rows(|l| {
+                let i = members.as_ref()[l];
+                if i == NO_INDEX { &[0.0; 8] } else { row(i, r) }
+            })
+        };
+        let [.., restitution, _, _, _, _] = column(0);
+        let [.., approach_1] = column(1);
         if self.two_points {
-            self.restitution_points::<2>(states, threshold, restitution);
+            let [.., approach_2] = column(2);
+            self.restitution_points::<2>(states, threshold, restitution, [approach_1, approach_2]);
         } else {
-            self.restitution_points::<1>(states, threshold, restitution);
+            self.restitution_points::<1>(states, threshold, restitution, [approach_1, W::ZERO]);
         }
     }
 
     /// [`ContactBundle::apply_restitution`] of the first `N` points, with
-    /// each lane's restitution.
+    /// each lane's restitution and each point's approach velocity.
     #[inline(always)]
-    fn restitution_points<const N: usize>(&mut self, states: &States, threshold: Real, restitution: W) {
+    fn restitution_points<const N: usize>(
+        &mut self,
+        states: &States,
+        threshold: Real,
+        restitution: W,
+        approach: [W; 2],
+    ) {
         let zero = W::ZERO;
         let bouncy = restitution.simd_gt(zero);
         let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
         let n = self.normal;
         let threshold = W::splat(-threshold);
-        for k in 0..N {
+        for (k, &approach) in approach.iter().enumerate().take(N) {
             let p = &self.points[k];
-            let bounce = bouncy & p.relative_velocity.simd_lt(threshold) & p.max_normal_impulse.simd_gt(zero);
+            let bounce = bouncy & approach.simd_lt(threshold) & p.max_normal_impulse.simd_gt(zero);
             if !bounce.any() {
                 continue;
             }
             let vn = n.dot(&self.relative_velocity(&bodies, k));
             let p = &mut self.points[k];
-            let impulse = -p.normal_mass * (vn + restitution * p.relative_velocity);
+            let impulse = -p.normal_mass * (vn + restitution * approach);
             let accumulated = max(p.normal_impulse + impulse, zero);
             let applied = select(bounce, accumulated - p.normal_impulse, zero);
             p.normal_impulse = select(bounce, accumulated, p.normal_impulse);

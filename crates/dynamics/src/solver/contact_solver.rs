@@ -13,9 +13,9 @@
 //! separation's base) is then done for the whole bundle at once in its lanes
 //! (`ContactBundle::finish`).
 
-use lamina_geometry::{Real, Vec2};
+use lamina_geometry::Real;
 
-use super::body_state::{BodyParams, BodyState, States};
+use super::body_state::BodyParams;
 use super::bundles::LaneBundle;
 use super::contact_bundle::{ContactBundle, PointW};
 use super::lanes::{Lanes, Vec2W};
@@ -27,8 +27,7 @@ use crate::narrow_phase::SolverManifold;
 const ZERO_ROW: [Real; 8] = [0.0; 8];
 
 /// Where the contacts' constraints come from while they are packed: each
-/// from its solver manifold and its bodies' parameters (and, where it
-/// bounces, states).
+/// from its solver manifold and its bodies' parameters.
 pub(crate) struct ContactSource<'a> {
     /// The solver manifolds, in contact order.
     pub manifolds: &'a [SolverManifold],
@@ -38,9 +37,6 @@ pub(crate) struct ContactSource<'a> {
     pub indices: &'a [(u32, u32)],
     /// The bodies' parameters, by solver index.
     pub params: &'a [BodyParams],
-    /// The bodies' states: read only where a contact bounces, for its
-    /// approach velocity.
-    pub states: &'a States<'a>,
     /// Whether last step's impulses are applied again.
     pub warm_start: bool,
 }
@@ -101,46 +97,16 @@ impl ContactSource<'_> {
             }
         }
 
-        // Only restitution reads the approach velocity, and only where the
-        // contact bounces: others skip the bodies' states.
+        // Only restitution reads the approach velocities (off the
+        // manifolds, once a step): the bundle notes whether a lane bounces.
         bundle.bouncy = restitution.simd_gt(zero).any();
-        if bundle.bouncy {
-            for (l, m) in (0..members.len()).filter_map(|l| manifold(l).map(|m| (l, m))) {
-                if m.restitution > 0.0 {
-                    let pair = (bundle.bodies.a.as_ref()[l], bundle.bodies.b.as_ref()[l]);
-                    self.set_approach_velocities(bundle, l, m, pair);
-                }
-            }
-        }
     }
-
-    /// Writes to lane `l` of `bundle` the normal velocity before solving of
-    /// each point of manifold `m`, whose bodies have solver indices `(a, b)`.
-    fn set_approach_velocities<W: Lanes>(
-        &self,
-        bundle: &mut ContactBundle<W>,
-        l: usize,
-        m: &SolverManifold,
-        (a, b): (u32, u32),
-    ) {
-        let (sa, sb) = (self.states.load(a), self.states.load(b));
-        for (p, mp) in bundle.points.iter_mut().zip(&m.points[..m.count as usize]) {
-            let v = m.normal.dot(&relative_velocity(&sa, &sb, &mp.anchor_a, &mp.anchor_b));
-            p.relative_velocity.set_lane(l, v);
-        }
-    }
-}
-
-/// Velocity of B's material point relative to A's at the anchors.
-#[inline]
-fn relative_velocity(sa: &BodyState, sb: &BodyState, ra: &Vec2, rb: &Vec2) -> Vec2 {
-    let va = sa.v + Vec2::new(-ra.y, ra.x) * sa.w;
-    let vb = sb.v + Vec2::new(-rb.y, rb.x) * sb.w;
-    vb - va
 }
 
 #[cfg(test)]
 mod tests {
+    use lamina_geometry::Vec2;
+
     use super::*;
     use crate::narrow_phase::SolverPoint;
     use crate::solver::lanes::{LANES, Wide, lane};
@@ -167,10 +133,6 @@ mod tests {
                 ..BodyParams::FIXED
             })
             .collect();
-        let mut states: Vec<BodyState> = (0..bodies)
-            .map(|_| BodyState::at_rest_with(Vec2::new(value(&mut rng), value(&mut rng)), value(&mut rng)))
-            .collect();
-        let states = States::new(&mut states);
         let mut manifolds = Vec::new();
         let mut indices = Vec::new();
         for i in 0..40u32 {
@@ -183,7 +145,7 @@ mod tests {
                     separation: value(&mut rng),
                     normal_impulse: rng.unit(),
                     tangent_impulse: value(&mut rng),
-                    spare: 0.0,
+                    approach: value(&mut rng),
                 };
             }
             manifolds.push(SolverManifold {
@@ -211,7 +173,6 @@ mod tests {
                 places: &places,
                 indices: &indices,
                 params: &params,
-                states: &states,
                 warm_start,
             };
             check::<Wide>(&source);
@@ -268,12 +229,7 @@ mod tests {
                             p.anchor_b.y,
                             p.base_separation,
                         ]);
-                        all.extend([
-                            p.normal_impulse,
-                            p.tangent_impulse,
-                            p.relative_velocity,
-                            p.max_normal_impulse,
-                        ]);
+                        all.extend([p.normal_impulse, p.tangent_impulse, p.max_normal_impulse]);
                     }
                     all.iter().map(|w| lane(w, l).to_bits()).collect::<Vec<_>>()
                 };
@@ -299,7 +255,6 @@ mod tests {
             assert_eq!(lane(&bundle.has_block, l).is_nan(), m.count == 2.0);
             let still = |k: u32| param(k).inv_mass == 0.0 && param(k).inv_inertia == 0.0;
             assert_eq!(lane(&bundle.stiff, l).is_nan(), still(a) || still(b), "lane {l}'s softness");
-            let (sa, sb) = (source.states.load(a), source.states.load(b));
             for (k, p) in bundle.points.iter().enumerate() {
                 let mp = if k < m.count as usize { m.points[k] } else { SolverPoint::default() };
                 let at = |w: &W| lane(w, l);
@@ -309,12 +264,6 @@ mod tests {
                 let warm = |x: Real| if source.warm_start { x } else { 0.0 };
                 assert_eq!(at(&p.normal_impulse), warm(mp.normal_impulse));
                 assert_eq!(at(&p.tangent_impulse), warm(mp.tangent_impulse));
-                let approach = if m.restitution > 0.0 && k < m.count as usize {
-                    m.normal.dot(&relative_velocity(&sa, &sb, &mp.anchor_a, &mp.anchor_b))
-                } else {
-                    0.0
-                };
-                assert_eq!(at(&p.relative_velocity), approach);
                 assert_eq!(at(&p.max_normal_impulse), 0.0);
             }
         }

@@ -167,8 +167,8 @@ pub(crate) struct Restitution<'a> {
 impl LanePass for Restitution<'_> {
     #[inline(always)]
     fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
-        bundle.apply_restitution(states, self.threshold, |i| {
-            self.manifolds[self.places[i as usize] as usize].row(0)
+        bundle.apply_restitution(states, self.threshold, |i, r| {
+            self.manifolds[self.places[i as usize] as usize].row(r)
         });
     }
     #[inline(always)]

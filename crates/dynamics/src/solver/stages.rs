@@ -601,7 +601,6 @@ impl Solver {
             places,
             indices: &self.coloured_contacts,
             params,
-            states: &view.states,
             warm_start: settings.enable_warm_starting,
         };
         // Colour order jumps about the manifolds: each is asked for a little
