@@ -18,10 +18,10 @@
 //! the stack and reading them back.
 
 use std::arch::x86_64::{
-    __m256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_and_ps,
-    _mm256_blendv_ps, _mm256_cmp_ps, _mm256_div_ps, _mm256_loadu_ps, _mm256_movemask_ps, _mm256_mul_ps,
-    _mm256_or_ps, _mm256_permute2f128_ps, _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sub_ps,
-    _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
+    __m256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm_loadu_ps, _mm256_add_ps,
+    _mm256_and_ps, _mm256_blendv_ps, _mm256_castps128_ps256, _mm256_cmp_ps, _mm256_div_ps,
+    _mm256_insertf128_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_or_ps, _mm256_permute2f128_ps,
+    _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
 };
 use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
 
@@ -346,8 +346,18 @@ impl Lanes for Avx8 {
     /// assembled through memory.
     #[inline(always)]
     fn gather_rows<'a>(row: impl Fn(usize) -> &'a [f32; 8]) -> [Self; 8] {
-        // SAFETY: each row is eight readable `f32`s; AVX as in `splat`.
-        transpose(std::array::from_fn(|l| unsafe { _mm256_loadu_ps(row(l).as_ptr()) }))
+        let rows: [&[f32; 8]; 8] = std::array::from_fn(row);
+        // Halves of lanes `l` and `l + 4` side by side: the load does the
+        // exchange of halves that a transpose in registers would shuffle.
+        // SAFETY: each row is eight readable `f32`s, so each half is four;
+        // AVX as in `splat`.
+        let halves = |l: usize, at: usize| unsafe {
+            let low = _mm256_castps128_ps256(_mm_loadu_ps(rows[l].as_ptr().add(at)));
+            _mm256_insertf128_ps::<1>(low, _mm_loadu_ps(rows[l + 4].as_ptr().add(at)))
+        };
+        let [c0, c1, c2, c3] = transpose_quads([halves(0, 0), halves(1, 0), halves(2, 0), halves(3, 0)]);
+        let [c4, c5, c6, c7] = transpose_quads([halves(0, 4), halves(1, 4), halves(2, 4), halves(3, 4)]);
+        [c0, c1, c2, c3, c4, c5, c6, c7]
     }
     #[inline(always)]
     fn scatter_rows(columns: &[Self; 8], mut store: impl FnMut(usize, &[f32; 8])) {
@@ -358,10 +368,11 @@ impl Lanes for Avx8 {
     }
 }
 
-/// The 8 × 8 matrix whose rows are `r`, transposed (its own inverse): pairs
-/// of rows interleaved, then quadruples, then the two halves exchanged.
+/// The 4 × 4 matrices in the low and in the high halves of `r`, each
+/// transposed: row `k` of the result holds number `k` of each of `r`'s low
+/// halves, then of each of their high halves.
 #[inline(always)]
-fn transpose(r: [__m256; 8]) -> [Avx8; 8] {
+fn transpose_quads(r: [__m256; 4]) -> [Avx8; 4] {
     // SAFETY: an `Avx8` is made only where AVX is available, and these run
     // only on its way.
     unsafe {
@@ -369,19 +380,24 @@ fn transpose(r: [__m256; 8]) -> [Avx8; 8] {
         let t1 = _mm256_unpackhi_ps(r[0], r[1]);
         let t2 = _mm256_unpacklo_ps(r[2], r[3]);
         let t3 = _mm256_unpackhi_ps(r[2], r[3]);
-        let t4 = _mm256_unpacklo_ps(r[4], r[5]);
-        let t5 = _mm256_unpackhi_ps(r[4], r[5]);
-        let t6 = _mm256_unpacklo_ps(r[6], r[7]);
-        let t7 = _mm256_unpackhi_ps(r[6], r[7]);
-        // Columns 0–3 of rows 0–3 in the low halves, 4–7 in the high ones.
-        let s0 = _mm256_shuffle_ps::<0x44>(t0, t2);
-        let s1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
-        let s2 = _mm256_shuffle_ps::<0x44>(t1, t3);
-        let s3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
-        let s4 = _mm256_shuffle_ps::<0x44>(t4, t6);
-        let s5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
-        let s6 = _mm256_shuffle_ps::<0x44>(t5, t7);
-        let s7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+        [
+            Avx8(_mm256_shuffle_ps::<0x44>(t0, t2)),
+            Avx8(_mm256_shuffle_ps::<0xEE>(t0, t2)),
+            Avx8(_mm256_shuffle_ps::<0x44>(t1, t3)),
+            Avx8(_mm256_shuffle_ps::<0xEE>(t1, t3)),
+        ]
+    }
+}
+
+/// The 8 × 8 matrix whose rows are `r`, transposed (its own inverse): each
+/// half of each block of four rows transposed, then the halves exchanged.
+#[inline(always)]
+fn transpose(r: [__m256; 8]) -> [Avx8; 8] {
+    let [s0, s1, s2, s3] = transpose_quads([r[0], r[1], r[2], r[3]]).map(|s| s.0);
+    let [s4, s5, s6, s7] = transpose_quads([r[4], r[5], r[6], r[7]]).map(|s| s.0);
+    // SAFETY: an `Avx8` is made only where AVX is available, and these run
+    // only on its way.
+    unsafe {
         [
             Avx8(_mm256_permute2f128_ps::<0x20>(s0, s4)),
             Avx8(_mm256_permute2f128_ps::<0x20>(s1, s5)),
