@@ -1,5 +1,6 @@
 //! A warm step allocates nothing: a counting global allocator watches the
-//! heap while a settled pyramid keeps stepping (sleep off, so every body works),
+//! heap while a settled pyramid keeps stepping (sleep off, so every body works)
+//! and when its top box rocks onto a corner,
 //! while a long chain of joints drapes over the ground, while a pyramid large
 //! enough for every list to be made on the pool steps on two threads, and
 //! while a fully asleep pile steps.
@@ -82,6 +83,21 @@ fn warm_steps_do_not_allocate() {
     let mut awake = pyramid(12, WorldSettings { enable_sleep: false, ..WorldSettings::default() });
     allocations_during(120, &mut awake);
     assert_eq!(allocations_during(60, &mut awake), 0, "a warm awake pyramid allocated");
+    // Every contact of the settled pyramid has two points. The top box,
+    // set spinning, rocks on a corner: the solver's first contact with one
+    // point among the others, many steps after the last new contact.
+    let top = awake.bodies().map(|(key, _)| key).last().unwrap();
+    awake.body_mut(top).unwrap().set_angular_velocity(4.0).unwrap();
+    let one_point = |w: &World| w.contacts().any(|c| c.is_touching() && c.points().len() == 1);
+    assert!(!one_point(&awake), "the settled pyramid already had a contact with one point");
+    let mut rocked = false;
+    let mut during = 0;
+    for _ in 0..30 {
+        during += allocations_during(1, &mut awake);
+        rocked |= one_point(&awake);
+    }
+    assert!(rocked, "the top box never stood on one corner");
+    assert_eq!(during, 0, "a pyramid allocated when a contact first had one point");
 
     // Stepped on a pool's own thread: a call into rayon from outside its pool
     // queues a job on rayon's injector, which allocates a block of slots every

@@ -385,6 +385,12 @@ impl Solver {
             self.coloured_joints.clone_from(&self.joint_bodies);
             std::mem::swap(&mut self.coloured_contacts, &mut self.contact_bodies);
             self.coloured_bodies = self.states.len();
+            // Room for the contacts grouped by point count, made with the
+            // graph: a pile whose contacts all have two points may have a
+            // first one with one point many steps later, and that step
+            // should not be the one to allocate it.
+            let order = &mut self.grouped_contacts.order;
+            order.reserve(self.graph.contacts.order.len().saturating_sub(order.len()));
         }
         // Where every contact has the same count (a pile of boxes) the colour
         // order is already grouped.
