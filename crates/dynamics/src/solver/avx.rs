@@ -21,14 +21,16 @@ use std::arch::x86_64::{
     __m256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm_loadu_ps, _mm256_add_ps,
     _mm256_and_ps, _mm256_blendv_ps, _mm256_castps128_ps256, _mm256_cmp_ps, _mm256_div_ps,
     _mm256_insertf128_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_or_ps, _mm256_permute2f128_ps,
-    _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
+    _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sqrt_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+    _mm256_xor_ps,
 };
 use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
 
-use super::body_state::States;
+use super::body_state::{BodyParams, BodyState, States};
 use super::bundles::LaneBundle;
 use super::contact_bundle::ContactBundle;
 use super::contact_solver::ContactSource;
+use super::integrate;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::lane_passes::{Encoding, LanePass};
@@ -74,7 +76,9 @@ macro_rules! eight_lane_passes {
         $points:ident,
         $revolutes:ident,
         $finish:ident,
-        $pack_contacts:ident
+        $pack_contacts:ident,
+        $velocities:ident,
+        $positions:ident
     ) => {
         #[doc = concat!("Runs `pass` on each bundle of eight contacts, compiled for ", $what, ".")]
         ///
@@ -148,10 +152,45 @@ macro_rules! eight_lane_passes {
             source.pack(bundle, members);
             bundle.finish();
         }
+
+        #[doc = concat!("Integrates the velocities of `states` eight bodies at a time, compiled for ", $what, ".")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The processor must have ", $what, ".")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $velocities(
+            states: &mut [BodyState],
+            params: &[BodyParams],
+            h: f32,
+            max_speed: f32,
+        ) {
+            integrate::integrate_velocities::<Avx8>(states, params, h, max_speed);
+        }
+
+        #[doc = concat!("Integrates the positions of `states` eight bodies at a time, compiled for ", $what, ".")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The processor must have ", $what, ".")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $positions(states: &mut [BodyState], h: f32, max_speed: f32) {
+            integrate::integrate_positions::<Avx8>(states, h, max_speed);
+        }
     };
 }
 
-eight_lane_passes!("avx", "AVX", contacts, points, revolutes, finish, pack_contacts);
+eight_lane_passes!(
+    "avx",
+    "AVX",
+    contacts,
+    points,
+    revolutes,
+    finish,
+    pack_contacts,
+    integrate_velocities,
+    integrate_positions
+);
 
 // The same instructions in AVX-512's encoding: thirty-two vector registers
 // instead of sixteen, so that a bundle's two bodies (seven numbers each)
@@ -165,7 +204,9 @@ eight_lane_passes!(
     points_evex,
     revolutes_evex,
     finish_evex,
-    pack_contacts_evex
+    pack_contacts_evex,
+    integrate_velocities_evex,
+    integrate_positions_evex
 );
 
 /// Eight `f32` lanes in one AVX register.
@@ -337,6 +378,11 @@ impl Lanes for Avx8 {
     fn bits(self) -> u32 {
         // SAFETY: as in `splat`.
         unsafe { _mm256_movemask_ps(self.0) as u32 }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        // SAFETY: as in `splat`.
+        Avx8(unsafe { _mm256_sqrt_ps(self.0) })
     }
     #[inline(always)]
     fn set_flag(&mut self, l: usize) {

@@ -1,21 +1,28 @@
 //! Integration of velocities and positions over one substep (symplectic Euler).
 //!
-//! Bodies are integrated four at a time, one per lane: their state rows are
-//! turned into lanes with the transpose the constraint passes use, and every
-//! lane runs the operations of the one-body formulas in their order (no
-//! fused products, IEEE square roots and divisions), so the bits are those
-//! of one body at a time. The rare lanes whose speed needs capping take the
-//! one-body code itself.
+//! Bodies are integrated several at a time, one per lane (four, or eight
+//! where the solver's bundles are eight wide, `avx.rs`): their state rows
+//! are turned into lanes with the transpose the constraint passes use, and
+//! every lane runs the operations of the one-body formulas in their order
+//! (no fused products, IEEE square roots and divisions), so the bits are
+//! those of one body at a time, at any width. The rare lanes whose speed
+//! needs capping take the one-body code itself.
 
 use lamina_geometry::tolerance::MAX_ROTATION_PER_SUBSTEP;
 use lamina_geometry::{Real, Rotation, Vec2};
 
 use super::body_state::{BodyParams, BodyState};
-use super::lanes::{LANES, Lanes, Wide};
+use super::lanes::Lanes;
+
+/// The most lanes any [`Lanes`] type has: the size of the padding for the
+/// last few bodies.
+const MAX_LANES: usize = 8;
 
 /// v ← damping·(v + h·a), w likewise; speeds are capped at `max_speed`.
-/// Each body is independent, so any split of the bodies gives the same bits.
-pub(crate) fn integrate_velocities(
+/// Each body is independent, so any split of the bodies, and any lane
+/// width `W`, gives the same bits.
+#[inline(always)]
+pub(crate) fn integrate_velocities<W: Lanes>(
     states: &mut [BodyState],
     params: &[BodyParams],
     h: Real,
@@ -23,17 +30,17 @@ pub(crate) fn integrate_velocities(
 ) {
     debug_assert_eq!(states.len(), params.len());
     let limits = Limits::new(h, max_speed);
-    let mut rows = states.chunks_exact_mut(LANES);
-    let mut param_rows = params.chunks_exact(LANES);
+    let mut rows = states.chunks_exact_mut(W::N);
+    let mut param_rows = params.chunks_exact(W::N);
     for (states, params) in (&mut rows).zip(&mut param_rows) {
-        velocities_in_lanes(states, |l| params[l].row(), h, &limits);
+        velocities_in_lanes::<W>(states, |l| params[l].row(), h, &limits);
     }
     let (rest, rest_params) = (rows.into_remainder(), param_rows.remainder());
     // The last few bodies fill the lanes they have; the others hold a body
     // at rest, which nothing reads back.
-    padded(rest, |states| {
+    padded::<W>(rest, |states| {
         let param = |l: usize| rest_params.get(l).unwrap_or(&BodyParams::FIXED).row();
-        velocities_in_lanes(states, param, h, &limits);
+        velocities_in_lanes::<W>(states, param, h, &limits);
     });
 }
 
@@ -49,50 +56,50 @@ impl Limits {
     }
 }
 
-/// Runs `integrate` on `rest` (fewer than [`LANES`] states) padded with
+/// Runs `integrate` on `rest` (fewer than `W::N` states) padded with
 /// bodies at rest to a full set of lanes, and copies the results back.
 #[inline(always)]
-fn padded(rest: &mut [BodyState], integrate: impl FnOnce(&mut [BodyState])) {
+fn padded<W: Lanes>(rest: &mut [BodyState], integrate: impl FnOnce(&mut [BodyState])) {
     if rest.is_empty() {
         return;
     }
-    let mut lanes = [BodyState::FIXED; LANES];
+    let mut lanes = [BodyState::FIXED; MAX_LANES];
     lanes[..rest.len()].copy_from_slice(rest);
-    integrate(&mut lanes);
+    integrate(&mut lanes[..W::N]);
     rest.copy_from_slice(&lanes[..rest.len()]);
 }
 
-/// [`integrate_velocities`] of [`LANES`] states, with their parameter rows.
+/// [`integrate_velocities`] of `W::N` states, with their parameter rows.
 #[inline(always)]
-fn velocities_in_lanes<'a>(
+fn velocities_in_lanes<'a, W: Lanes>(
     states: &mut [BodyState],
     param: impl Fn(usize) -> &'a [Real; 8],
     h: Real,
     limits: &Limits,
 ) {
-    let [vx, vy, w, dpx, dpy, re, im, spare] = Wide::gather_rows(|l| states[l].row());
-    let [_, _, linear_damping, angular_damping, ax, ay, aw, _] = Wide::gather_rows(param);
-    let h = Wide::splat(h);
+    let [vx, vy, w, dpx, dpy, re, im, spare] = W::gather_rows(|l| states[l].row());
+    let [_, _, linear_damping, angular_damping, ax, ay, aw, _] = W::gather_rows(param);
+    let h = W::splat(h);
     let vx = (vx + ax * h) * linear_damping;
     let vy = (vy + ay * h) * linear_damping;
     let w = (w + aw * h) * angular_damping;
     let (vx, vy) = capped_lanes(vx, vy, limits.max_speed);
     let w = clamped(w, limits.max_spin);
-    Wide::scatter_rows(&[vx, vy, w, dpx, dpy, re, im, spare], |l, row| states[l].set_row(row));
+    W::scatter_rows(&[vx, vy, w, dpx, dpy, re, im, spare], |l, row| states[l].set_row(row));
 }
 
 /// [`capped`] in every lane: lanes at or under the speed limit (almost
 /// always all of them) are left as they are, the others capped one at a
 /// time by [`capped`] itself.
 #[inline(always)]
-fn capped_lanes(vx: Wide, vy: Wide, max_speed: Real) -> (Wide, Wide) {
+fn capped_lanes<W: Lanes>(vx: W, vy: W, max_speed: Real) -> (W, W) {
     let speed2 = vx * vx + vy * vy;
-    let within = speed2.simd_le(Wide::splat(max_speed * max_speed));
+    let within = speed2.simd_le(W::splat(max_speed * max_speed));
     if !(!within).any() {
         return (vx, vy);
     }
     let (mut x, mut y) = (vx, vy);
-    for l in 0..LANES {
+    for l in 0..W::N {
         let v = capped(Vec2::new(vx.lane(l), vy.lane(l)), max_speed);
         x.set_lane(l, v.x);
         y.set_lane(l, v.y);
@@ -102,8 +109,8 @@ fn capped_lanes(vx: Wide, vy: Wide, max_speed: Real) -> (Wide, Wide) {
 
 /// `w.clamp(-limit, limit)` in every lane, NaN kept as `clamp` keeps it.
 #[inline(always)]
-fn clamped(w: Wide, limit: Real) -> Wide {
-    let (low, high) = (Wide::splat(-limit), Wide::splat(limit));
+fn clamped<W: Lanes>(w: W, limit: Real) -> W {
+    let (low, high) = (W::splat(-limit), W::splat(limit));
     let w = w.simd_lt(low).select(low, w);
     w.simd_gt(high).select(high, w)
 }
@@ -151,30 +158,31 @@ fn capped(v: Vec2, max_speed: Real) -> Vec2 {
 /// constraints that contradict each other (a body welded to two fixed bodies
 /// that a motor pulls apart) can push a velocity past any bound within one
 /// pass, and it must not carry the body off to infinity.
-pub(crate) fn integrate_positions(states: &mut [BodyState], h: Real, max_speed: Real) {
+#[inline(always)]
+pub(crate) fn integrate_positions<W: Lanes>(states: &mut [BodyState], h: Real, max_speed: Real) {
     let limits = Limits::new(h, max_speed);
-    let mut rows = states.chunks_exact_mut(LANES);
+    let mut rows = states.chunks_exact_mut(W::N);
     for states in &mut rows {
-        positions_in_lanes(states, h, &limits);
+        positions_in_lanes::<W>(states, h, &limits);
     }
-    padded(rows.into_remainder(), |states| positions_in_lanes(states, h, &limits));
+    padded::<W>(rows.into_remainder(), |states| positions_in_lanes::<W>(states, h, &limits));
 }
 
-/// [`integrate_positions`] of [`LANES`] states.
+/// [`integrate_positions`] of `W::N` states.
 #[inline(always)]
-fn positions_in_lanes(states: &mut [BodyState], h: Real, limits: &Limits) {
-    let [vx, vy, w, dpx, dpy, re, im, spare] = Wide::gather_rows(|l| states[l].row());
+fn positions_in_lanes<W: Lanes>(states: &mut [BodyState], h: Real, limits: &Limits) {
+    let [vx, vy, w, dpx, dpy, re, im, spare] = W::gather_rows(|l| states[l].row());
     let (vx, vy) = capped_lanes(vx, vy, limits.max_speed);
     let w = clamped(w, limits.max_spin);
-    let h = Wide::splat(h);
+    let h = W::splat(h);
     let (dpx, dpy) = (dpx + vx * h, dpy + vy * h);
     // `integrate_rotation` by `h · w`, lane by lane.
     let delta = h * w;
     let (c2, s2) = (re - delta * im, im + delta * re);
     let mag = (c2 * c2 + s2 * s2).sqrt();
-    let inv = mag.simd_gt(Wide::ZERO).select(Wide::ONE / mag, Wide::ZERO);
+    let inv = mag.simd_gt(W::ZERO).select(W::ONE / mag, W::ZERO);
     let (re, im) = (c2 * inv, s2 * inv);
-    Wide::scatter_rows(&[vx, vy, w, dpx, dpy, re, im, spare], |l, row| states[l].set_row(row));
+    W::scatter_rows(&[vx, vy, w, dpx, dpy, re, im, spare], |l, row| states[l].set_row(row));
 }
 
 /// `q` turned by the small angle `delta`.
@@ -190,6 +198,7 @@ pub(crate) fn integrate_rotation(q: &Rotation, delta: Real) -> Rotation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::lanes::Wide;
     use crate::test_rng::Rng;
 
     /// One body at a time, as the formulas are written: the oracle the
@@ -217,7 +226,8 @@ mod tests {
     /// Random states and parameters, some fast enough to be capped, some
     /// spinning past the limit, a few infinite or NaN, in every count from
     /// none to a few sets of lanes and a remainder: velocities and then
-    /// positions integrated in lanes give every bit of the one-body code.
+    /// positions integrated in four lanes, and in eight where the processor
+    /// has AVX, give every bit of the one-body code.
     #[test]
     fn lanes_integrate_as_one_body_at_a_time() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -233,7 +243,7 @@ mod tests {
         let bits =
             |states: &[BodyState]| states.iter().flat_map(|s| s.row().map(Real::to_bits)).collect::<Vec<_>>();
         let mut capped_lanes = 0;
-        for count in 0..(3 * LANES + 3) {
+        for count in 0..(3 * MAX_LANES + 3) {
             for _ in 0..20 {
                 let mut states: Vec<BodyState> = (0..count)
                     .map(|_| {
@@ -263,11 +273,38 @@ mod tests {
                 capped_lanes += states.iter().filter(|s| s.v.norm() > max_speed).count();
                 let mut expected = states.clone();
                 velocities_one_by_one(&mut expected, &params, h, max_speed);
-                integrate_velocities(&mut states, &params, h, max_speed);
-                assert_eq!(bits(&states), bits(&expected), "velocities of {count} bodies");
+                let after_velocities = expected.clone();
                 positions_one_by_one(&mut expected, h, max_speed);
-                integrate_positions(&mut states, h, max_speed);
-                assert_eq!(bits(&states), bits(&expected), "positions of {count} bodies");
+                let check =
+                    |velocities: &dyn Fn(&mut [BodyState]), positions: &dyn Fn(&mut [BodyState]), lanes| {
+                        let mut lanes_states = states.clone();
+                        velocities(&mut lanes_states);
+                        assert_eq!(
+                            bits(&lanes_states),
+                            bits(&after_velocities),
+                            "velocities of {count} bodies, {lanes} lanes"
+                        );
+                        positions(&mut lanes_states);
+                        assert_eq!(
+                            bits(&lanes_states),
+                            bits(&expected),
+                            "positions of {count} bodies, {lanes} lanes"
+                        );
+                    };
+                check(
+                    &|s| integrate_velocities::<Wide>(s, &params, h, max_speed),
+                    &|s| integrate_positions::<Wide>(s, h, max_speed),
+                    4,
+                );
+                #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+                if crate::solver::avx::available() {
+                    use crate::solver::avx::Avx8;
+                    check(
+                        &|s| integrate_velocities::<Avx8>(s, &params, h, max_speed),
+                        &|s| integrate_positions::<Avx8>(s, h, max_speed),
+                        8,
+                    );
+                }
             }
         }
         assert!(capped_lanes > 20, "speeds capped: {capped_lanes}");

@@ -10,16 +10,17 @@ use lamina_geometry::Real;
 
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 use super::avx::Avx8;
-use super::body_state::States;
+use super::body_state::{BodyParams, BodyState, States};
 use super::bundles::{
     ConstraintSource, LaneBundle, LaneConstraints, fill_bundles, pack_bundles, size_bundles,
 };
 use super::constraint_graph::{COLOR_COUNT, ColorOrder};
 use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
+use super::integrate;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
-use super::lanes::Lanes;
+use super::lanes::{Lanes, Wide};
 use super::team::BlockSlice;
 use crate::narrow_phase::SolverManifold;
 
@@ -59,6 +60,16 @@ impl<B4, B8> Bundles<B4, B8> {
         match self {
             Bundles::Four(_) => None,
             Bundles::Eight(_, encoding) => Some(encoding),
+        }
+    }
+}
+
+impl<B4, B8> Bundles<B4, B8> {
+    /// The encoding of eight-lane bundles; `None` where they are four wide.
+    pub(crate) fn eight_lanes(&self) -> Option<Encoding> {
+        match self {
+            Bundles::Four(_) => None,
+            Bundles::Eight(_, encoding) => Some(*encoding),
         }
     }
 }
@@ -360,3 +371,57 @@ eight_lane_dispatch!(
     revolutes_evex,
     "revolute joints"
 );
+
+/// Integrates the velocities of `states` (see
+/// [`integrate::integrate_velocities`]): eight bodies at a time, compiled
+/// for AVX in the encoding given, where the solver's bundles are eight wide
+/// (`eight`); four at a time elsewhere. The bits are the same either way.
+#[inline(always)]
+pub(crate) fn integrate_velocities(
+    eight: Option<Encoding>,
+    states: &mut [BodyState],
+    params: &[BodyParams],
+    h: Real,
+    max_speed: Real,
+) {
+    #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+    if let Some(encoding) = eight {
+        // SAFETY: as in `eight_finish`: eight-lane bundles, and so
+        // `eight`, exist only where the processor has what the encoding
+        // needs.
+        unsafe {
+            match encoding {
+                Encoding::Vex => super::avx::integrate_velocities(states, params, h, max_speed),
+                Encoding::Evex => super::avx::integrate_velocities_evex(states, params, h, max_speed),
+            }
+        }
+        return;
+    }
+    let _ = eight;
+    integrate::integrate_velocities::<Wide>(states, params, h, max_speed);
+}
+
+/// Integrates the positions of `states` (see
+/// [`integrate::integrate_positions`]), eight or four bodies at a time as
+/// [`integrate_velocities`].
+#[inline(always)]
+pub(crate) fn integrate_positions(
+    eight: Option<Encoding>,
+    states: &mut [BodyState],
+    h: Real,
+    max_speed: Real,
+) {
+    #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+    if let Some(encoding) = eight {
+        // SAFETY: as in `integrate_velocities`.
+        unsafe {
+            match encoding {
+                Encoding::Vex => super::avx::integrate_positions(states, h, max_speed),
+                Encoding::Evex => super::avx::integrate_positions_evex(states, h, max_speed),
+            }
+        }
+        return;
+    }
+    let _ = eight;
+    integrate::integrate_positions::<Wide>(states, h, max_speed);
+}

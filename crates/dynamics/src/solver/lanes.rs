@@ -74,6 +74,8 @@ pub(crate) trait Lanes:
     fn any(self) -> bool;
     /// This mask as bits: bit `l` set where lane `l` is.
     fn bits(self) -> u32;
+    /// Per lane, the square root (IEEE, correctly rounded).
+    fn sqrt(self) -> Self;
     /// Sets this mask in lane `l`.
     fn set_flag(&mut self, l: usize);
     /// Reads a row of eight numbers per lane (`row(l)` for lane `l`) and
@@ -151,6 +153,10 @@ impl Lanes for Wide {
     #[inline(always)]
     fn bits(self) -> u32 {
         Wide::to_bitmask(self)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Wide::sqrt(self)
     }
     #[inline(always)]
     fn set_flag(&mut self, l: usize) {

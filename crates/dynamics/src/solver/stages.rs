@@ -25,13 +25,12 @@ use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
 use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
 use super::gather;
-use super::integrate;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::joints::{JointBody, JointConstraint, JointContext};
 use super::lane_passes::{
     BundleBlocks, Bundles, Eight, LanePass, Restitution, Solve, WarmStart, eight_contacts,
-    eight_pack_contacts, eight_points, eight_revolutes,
+    eight_pack_contacts, eight_points, eight_revolutes, integrate_positions, integrate_velocities,
 };
 use super::lanes::Lanes;
 use super::team::{BlockSlice, Pace, Team, splits};
@@ -579,6 +578,8 @@ impl Solver {
         let staged = &mut self.contact_impulses;
         staged.clear();
         staged.resize(self.contact_places.len(), [(0.0, 0.0); 2]);
+        // Bodies are integrated as wide as the contacts are bundled.
+        let eight = self.bundles.eight_lanes();
         let view = ColorView {
             used: &used,
             contact_order,
@@ -626,10 +627,10 @@ impl Solver {
                 Pass::Pack(c) => unsafe { view.pack_colors(c, items, &source, &ahead) },
                 Pass::IntegrateVelocities => {
                     let block = unsafe { view.states.range(items.clone()) };
-                    integrate::integrate_velocities(block, &params[items], h, max_speed);
+                    integrate_velocities(eight, block, &params[items], h, max_speed);
                 }
                 Pass::IntegratePositions => {
-                    integrate::integrate_positions(unsafe { view.states.range(items) }, h, max_speed);
+                    integrate_positions(eight, unsafe { view.states.range(items) }, h, max_speed);
                 }
                 Pass::WarmStart(c) => unsafe {
                     view.run_colors(c, items, |j, st| j.warm_start(st), &WarmStart)
