@@ -15,6 +15,7 @@
 
 use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
+use lamina_geometry::math::left_perp;
 use lamina_geometry::{Real, Vec2};
 use lamina_narrowphase::{contact_manifold_and_gap, intersects};
 use rayon::prelude::*;
@@ -223,7 +224,7 @@ fn solver_velocity(b: &Body, r: &Vec2) -> Vec2 {
     if b.kind == BodyKind::Fixed {
         return Vec2::zeros();
     }
-    b.linear_velocity + Vec2::new(-r.y, r.x) * b.angular_velocity
+    b.linear_velocity + left_perp(r) * b.angular_velocity
 }
 
 /// The narrow phase's buffers, kept from step to step.
@@ -285,9 +286,13 @@ impl NarrowPhase {
         contacts: &SlotMap<ContactKey, Contact>,
         bodies: &SlotMap<BodyKey, Body>,
     ) -> bool {
+        // Compared bit for bit: a NaN velocity gives a NaN approach, equal
+        // to itself only so.
+        let bits = |m: &SolverManifold| (0..3).map(|r| m.row(r).map(Real::to_bits)).collect::<Vec<_>>();
         places.iter().all(|&at| {
             let c = &contacts[self.keys[at as usize]];
-            self.manifolds[at as usize] == SolverManifold::of(c, &bodies[c.body_a], &bodies[c.body_b])
+            bits(&self.manifolds[at as usize])
+                == bits(&SolverManifold::of(c, &bodies[c.body_a], &bodies[c.body_b]))
         })
     }
 }

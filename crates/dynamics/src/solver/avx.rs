@@ -2,9 +2,10 @@
 //!
 //! A build for plain x86-64 (the default target) may only assume SSE2, so the
 //! `wide` crate gives it four lanes. Most processors it runs on have AVX,
-//! whose 256-bit registers hold eight: contacts and point joints are then
-//! solved in [`Avx8`], inside functions compiled for AVX ([`contacts`],
-//! [`points`]), once [`available`] has confirmed that the processor has it.
+//! whose 256-bit registers hold eight: contacts and joints are then packed
+//! and solved, and bodies integrated, in [`Avx8`], inside functions
+//! compiled for AVX ([`contacts`], [`points`], [`integrate`]), once
+//! [`available`] has confirmed that the processor has it.
 //! Every operation is the IEEE 754 operation the four-lane type performs (no
 //! fused multiply-add), and a lane's result never depends on its neighbours,
 //! so both widths give the same bits.
@@ -26,11 +27,11 @@ use std::arch::x86_64::{
 };
 use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
 
-use super::body_state::{BodyParams, BodyState, States};
+use super::body_state::{BodyState, States};
 use super::bundles::LaneBundle;
 use super::contact_bundle::ContactBundle;
 use super::contact_solver::ContactSource;
-use super::integrate;
+use super::integrate::Integration;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::lane_passes::{Encoding, LanePass};
@@ -64,8 +65,9 @@ pub(crate) fn best_encoding() -> Encoding {
 }
 
 /// Defines, for one set of target features, the functions that run a pass
-/// on a run of eight-lane bundles (and the one that completes a bundle),
-/// each compiled for those features. The loop over the bundles is inside,
+/// on a run of eight-lane bundles (and those that pack or complete a
+/// bundle, and the one that integrates bodies eight at a time), each
+/// compiled for those features. The loop over the bundles is inside,
 /// so that a run costs one call and the constants of the pass are loaded
 /// once.
 macro_rules! eight_lane_passes {
@@ -77,8 +79,7 @@ macro_rules! eight_lane_passes {
         $revolutes:ident,
         $finish:ident,
         $pack_contacts:ident,
-        $velocities:ident,
-        $positions:ident
+        $integrate:ident
     ) => {
         #[doc = concat!("Runs `pass` on each bundle of eight contacts, compiled for ", $what, ".")]
         ///
@@ -153,44 +154,19 @@ macro_rules! eight_lane_passes {
             bundle.finish();
         }
 
-        #[doc = concat!("Integrates the velocities of `states` eight bodies at a time, compiled for ", $what, ".")]
+        #[doc = concat!("Runs `integration` on `states` eight bodies at a time, compiled for ", $what, ".")]
         ///
         /// # Safety
         ///
         #[doc = concat!("The processor must have ", $what, ".")]
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn $velocities(
-            states: &mut [BodyState],
-            params: &[BodyParams],
-            h: f32,
-            max_speed: f32,
-        ) {
-            integrate::integrate_velocities::<Avx8>(states, params, h, max_speed);
-        }
-
-        #[doc = concat!("Integrates the positions of `states` eight bodies at a time, compiled for ", $what, ".")]
-        ///
-        /// # Safety
-        ///
-        #[doc = concat!("The processor must have ", $what, ".")]
-        #[target_feature(enable = $features)]
-        pub(crate) unsafe fn $positions(states: &mut [BodyState], h: f32, max_speed: f32) {
-            integrate::integrate_positions::<Avx8>(states, h, max_speed);
+        pub(crate) unsafe fn $integrate(integration: Integration, states: &mut [BodyState], h: f32, max_speed: f32) {
+            integration.run::<Avx8>(states, h, max_speed);
         }
     };
 }
 
-eight_lane_passes!(
-    "avx",
-    "AVX",
-    contacts,
-    points,
-    revolutes,
-    finish,
-    pack_contacts,
-    integrate_velocities,
-    integrate_positions
-);
+eight_lane_passes!("avx", "AVX", contacts, points, revolutes, finish, pack_contacts, integrate);
 
 // The same instructions in AVX-512's encoding: thirty-two vector registers
 // instead of sixteen, so that a bundle's two bodies (seven numbers each)
@@ -205,8 +181,7 @@ eight_lane_passes!(
     revolutes_evex,
     finish_evex,
     pack_contacts_evex,
-    integrate_velocities_evex,
-    integrate_positions_evex
+    integrate_evex
 );
 
 /// Eight `f32` lanes in one AVX register.
@@ -496,7 +471,7 @@ mod tests {
         };
         let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
         type Op<W> = (&'static str, fn(W, W) -> W);
-        fn ops<W: Lanes>() -> [Op<W>; 14] {
+        fn ops<W: Lanes>() -> [Op<W>; 15] {
             [
                 ("add", |a, b| a + b),
                 ("sub", |a, b| a - b),
@@ -512,6 +487,7 @@ mod tests {
                 ("and not", |a, b| a.simd_lt(b) & !b.simd_le(a)),
                 ("or xor", |a, b| (a.simd_ge(b) | b.simd_ge(a)) ^ a.simd_le(b)),
                 ("max", crate::solver::lanes::max),
+                ("sqrt", |a, _| a.sqrt()),
             ]
         }
         for ((name, f4), (_, f8)) in ops::<Wide>().into_iter().zip(ops::<Avx8>()) {
@@ -519,9 +495,16 @@ mod tests {
         }
         let mut mask = Avx8::ZERO;
         assert!(!mask.any());
+        assert_eq!(mask.bits(), 0);
         mask.set_flag(5);
+        mask.set_flag(1);
         assert!(mask.any());
-        assert_eq!(mask.select(Avx8::ONE, Avx8::ZERO).to_array(), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(mask.bits(), 0b10_0010);
+        let mut four = Wide::ZERO;
+        four.set_flag(1);
+        four.set_flag(3);
+        assert_eq!(four.bits(), 0b1010);
+        assert_eq!(mask.select(Avx8::ONE, Avx8::ZERO).to_array(), [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
     }
 
     /// Rows gathered into lanes hold each row's numbers in its lane, and

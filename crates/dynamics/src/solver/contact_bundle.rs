@@ -276,8 +276,9 @@ impl<W: Lanes> ContactBundle<W> {
         // Solving a fast body's two speculative points together stops it
         // square: one after the other, the first point's impulse would set it
         // spinning before the second is seen.
-        // Unused lanes may take either path: their masses are zero, so
-        // either gives them impulses of zero.
+        // Unused lanes (never marked for the block) take the path one
+        // after the other: their masses are zero, so it gives them impulses
+        // of zero.
         let mut sequential = one.simd_eq(one);
         let block_lanes = self.has_block;
         if N == 2 && block_lanes.any() {
@@ -454,10 +455,12 @@ mod tests {
                 let k = [m + i * r1 * r1, m + i * r1 * r2, m + i * r2 * r2];
                 let x = [rng.unit() * 3.0, rng.unit() * 3.0];
                 let v = [rng.unit() * 4.0 - 2.0, rng.unit() * 4.0 - 2.0];
-                // Each point's own scales: a point still apart has (1, 0).
-                let ms = [rng.unit(), rng.unit()];
-                let is = [rng.unit() * 0.9, rng.unit() * 0.9];
-                (k, x, v, ms, is)
+                // Each point's own scales, soft, or (1, 0) for a point still
+                // apart (about a third of the rows): the mixed lanes too.
+                let mut scales =
+                    || if rng.next().is_multiple_of(3) { (1.0, 0.0) } else { (rng.unit(), rng.unit() * 0.9) };
+                let (first, second) = (scales(), scales());
+                (k, x, v, [first.0, second.0], [first.1, second.1])
             };
             let lanes: [_; LANES] = std::array::from_fn(|_| random_lane(&mut rng));
             let w = |f: &dyn Fn(usize) -> Real| Wide::new(std::array::from_fn(f));

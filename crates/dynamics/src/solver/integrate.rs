@@ -18,6 +18,28 @@ use super::lanes::Lanes;
 /// last few bodies.
 const MAX_LANES: usize = 8;
 
+/// One of a substep's two integrations, run at a lane width chosen by the
+/// caller ([`Integration::run`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Integration<'a> {
+    /// [`integrate_velocities`], with the bodies' parameters.
+    Velocities(&'a [BodyParams]),
+    /// [`integrate_positions`].
+    Positions,
+}
+
+impl Integration<'_> {
+    /// Integrates `states` over a substep of `h` seconds, `W::N` bodies at
+    /// a time, speeds capped at `max_speed`.
+    #[inline(always)]
+    pub fn run<W: Lanes>(self, states: &mut [BodyState], h: Real, max_speed: Real) {
+        match self {
+            Integration::Velocities(params) => integrate_velocities::<W>(states, params, h, max_speed),
+            Integration::Positions => integrate_positions::<W>(states, h, max_speed),
+        }
+    }
+}
+
 /// v ← damping·(v + h·a), w likewise; speeds are capped at `max_speed`.
 /// Each body is independent, so any split of the bodies, and any lane
 /// width `W`, gives the same bits.
@@ -296,14 +318,26 @@ mod tests {
                     &|s| integrate_positions::<Wide>(s, h, max_speed),
                     4,
                 );
+                // Eight lanes as the solver runs them: compiled for AVX, and
+                // for AVX-512's encoding where the processor has it.
                 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
                 if crate::solver::avx::available() {
-                    use crate::solver::avx::Avx8;
-                    check(
-                        &|s| integrate_velocities::<Avx8>(s, &params, h, max_speed),
-                        &|s| integrate_positions::<Avx8>(s, h, max_speed),
-                        8,
-                    );
+                    use crate::solver::lane_passes::{Encoding, integrate};
+                    let mut encodings = vec![Encoding::Vex];
+                    if crate::solver::avx::best_encoding() == Encoding::Evex {
+                        encodings.push(Encoding::Evex);
+                    }
+                    for encoding in encodings {
+                        let run = |integration, s: &mut [BodyState]| {
+                            // SAFETY: the processor has what the encoding needs (checked above).
+                            unsafe { integrate(Some(encoding), integration, s, h, max_speed) }
+                        };
+                        check(
+                            &|s| run(Integration::Velocities(&params), s),
+                            &|s| run(Integration::Positions, s),
+                            8,
+                        );
+                    }
                 }
             }
         }

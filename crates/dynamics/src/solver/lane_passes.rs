@@ -1,5 +1,6 @@
 //! The passes over bundles of SIMD lanes (warm start, solve, restitution),
-//! for contacts and plain point joints alike, and where each runs: bundles are
+//! for contacts and plain point joints alike, and the bodies' integration
+//! beside them, and where each runs: bundles are
 //! four lanes wide, or eight where the processor has AVX (`avx.rs`), chosen
 //! once per solver; eight-lane passes run inside functions compiled for AVX,
 //! in AVX-512's encoding where the processor has it.
@@ -10,14 +11,14 @@ use lamina_geometry::Real;
 
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 use super::avx::Avx8;
-use super::body_state::{BodyParams, BodyState, States};
+use super::body_state::{BodyState, States};
 use super::bundles::{
     ConstraintSource, LaneBundle, LaneConstraints, fill_bundles, pack_bundles, size_bundles,
 };
 use super::constraint_graph::{COLOR_COUNT, ColorOrder};
 use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
-use super::integrate;
+use super::integrate::Integration;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::lanes::{Lanes, Wide};
@@ -54,22 +55,20 @@ impl<B4, B8> Default for Bundles<B4, B8> {
 }
 
 impl<B4, B8> Bundles<B4, B8> {
+    /// The encoding of eight-lane bundles; `None` where they are four wide.
+    pub(crate) fn eight_lanes(&self) -> Option<Encoding> {
+        match self {
+            Bundles::Four(_) => None,
+            Bundles::Eight(_, encoding) => Some(*encoding),
+        }
+    }
+
     /// The encoding of eight-lane bundles, to change (tests compare them).
     #[cfg(all(test, target_arch = "x86_64", not(feature = "f64")))]
     pub(crate) fn encoding_mut(&mut self) -> Option<&mut Encoding> {
         match self {
             Bundles::Four(_) => None,
             Bundles::Eight(_, encoding) => Some(encoding),
-        }
-    }
-}
-
-impl<B4, B8> Bundles<B4, B8> {
-    /// The encoding of eight-lane bundles; `None` where they are four wide.
-    pub(crate) fn eight_lanes(&self) -> Option<Encoding> {
-        match self {
-            Bundles::Four(_) => None,
-            Bundles::Eight(_, encoding) => Some(*encoding),
         }
     }
 }
@@ -372,56 +371,34 @@ eight_lane_dispatch!(
     "revolute joints"
 );
 
-/// Integrates the velocities of `states` (see
-/// [`integrate::integrate_velocities`]): eight bodies at a time, compiled
-/// for AVX in the encoding given, where the solver's bundles are eight wide
-/// (`eight`); four at a time elsewhere. The bits are the same either way.
+/// Runs `integration` on `states` (see [`Integration`]): eight bodies at a
+/// time, compiled for AVX in the encoding given, where the solver's bundles
+/// are eight wide (`eight`); four at a time elsewhere. The bits are the same
+/// either way.
+///
+/// # Safety
+///
+/// `eight` is what [`Bundles::eight_lanes`] gave: an encoding only where
+/// the processor has what it needs.
 #[inline(always)]
-pub(crate) fn integrate_velocities(
+pub(crate) unsafe fn integrate(
     eight: Option<Encoding>,
-    states: &mut [BodyState],
-    params: &[BodyParams],
-    h: Real,
-    max_speed: Real,
-) {
-    #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
-    if let Some(encoding) = eight {
-        // SAFETY: as in `eight_finish`: eight-lane bundles, and so
-        // `eight`, exist only where the processor has what the encoding
-        // needs.
-        unsafe {
-            match encoding {
-                Encoding::Vex => super::avx::integrate_velocities(states, params, h, max_speed),
-                Encoding::Evex => super::avx::integrate_velocities_evex(states, params, h, max_speed),
-            }
-        }
-        return;
-    }
-    let _ = eight;
-    integrate::integrate_velocities::<Wide>(states, params, h, max_speed);
-}
-
-/// Integrates the positions of `states` (see
-/// [`integrate::integrate_positions`]), eight or four bodies at a time as
-/// [`integrate_velocities`].
-#[inline(always)]
-pub(crate) fn integrate_positions(
-    eight: Option<Encoding>,
+    integration: Integration,
     states: &mut [BodyState],
     h: Real,
     max_speed: Real,
 ) {
     #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
     if let Some(encoding) = eight {
-        // SAFETY: as in `integrate_velocities`.
+        // SAFETY: the caller's promise.
         unsafe {
             match encoding {
-                Encoding::Vex => super::avx::integrate_positions(states, h, max_speed),
-                Encoding::Evex => super::avx::integrate_positions_evex(states, h, max_speed),
+                Encoding::Vex => super::avx::integrate(integration, states, h, max_speed),
+                Encoding::Evex => super::avx::integrate_evex(integration, states, h, max_speed),
             }
         }
         return;
     }
     let _ = eight;
-    integrate::integrate_positions::<Wide>(states, h, max_speed);
+    integration.run::<Wide>(states, h, max_speed);
 }

@@ -6,7 +6,8 @@
 //! processors with AVX, contacts are solved eight at a time in
 //! `Avx8` instead, chosen when the program runs
 //! (`avx.rs`). Only operations that IEEE 754 rounds exactly the same way on
-//! every target are used — add, subtract, multiply, divide, compare, select —
+//! every target are used — add, subtract, multiply, divide, square root,
+//! compare, select —
 //! never a fused multiply-add, and `max` and `min` are written as
 //! compare-and-select, because the instructions behind `maxps` and NEON's
 //! `fmaxnm` disagree on the sign of a zero result. So the lane width never

@@ -25,12 +25,13 @@ use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
 use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
 use super::gather;
+use super::integrate::Integration;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::joints::{JointBody, JointConstraint, JointContext};
 use super::lane_passes::{
     BundleBlocks, Bundles, Eight, LanePass, Restitution, Solve, WarmStart, eight_contacts,
-    eight_pack_contacts, eight_points, eight_revolutes, integrate_positions, integrate_velocities,
+    eight_pack_contacts, eight_points, eight_revolutes, integrate,
 };
 use super::lanes::Lanes;
 use super::team::{BlockSlice, Pace, Team, splits};
@@ -627,10 +628,14 @@ impl Solver {
                 Pass::Pack(c) => unsafe { view.pack_colors(c, items, &source, &ahead) },
                 Pass::IntegrateVelocities => {
                     let block = unsafe { view.states.range(items.clone()) };
-                    integrate_velocities(eight, block, &params[items], h, max_speed);
+                    let velocities = Integration::Velocities(&params[items]);
+                    // SAFETY: `eight` came from the bundles.
+                    unsafe { integrate(eight, velocities, block, h, max_speed) };
                 }
                 Pass::IntegratePositions => {
-                    integrate_positions(eight, unsafe { view.states.range(items) }, h, max_speed);
+                    let block = unsafe { view.states.range(items) };
+                    // SAFETY: as above.
+                    unsafe { integrate(eight, Integration::Positions, block, h, max_speed) };
                 }
                 Pass::WarmStart(c) => unsafe {
                     view.run_colors(c, items, |j, st| j.warm_start(st), &WarmStart)
