@@ -175,7 +175,7 @@ impl World {
             }
             run
         };
-        if awake.len() < 2 * FINALIZE_CHUNK {
+        if !finalize_shares(awake.len()) {
             runs.clear();
             let chunks = bodies.chunks_mut(FINALIZE_CHUNK).zip(colliders.chunks_mut(FINALIZE_CHUNK));
             let chunks = chunks.zip(states.chunks(FINALIZE_CHUNK)).zip(finished.chunks_mut(FINALIZE_CHUNK));
@@ -410,6 +410,11 @@ fn first_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> FirstBoun
 /// Bodies per task when finalising on several threads, and per run of
 /// [`FinishedRun`].
 const FINALIZE_CHUNK: usize = 256;
+
+/// Whether finalising `awake` bodies shares them with the pool.
+pub(crate) fn finalize_shares(awake: usize) -> bool {
+    awake >= 2 * FINALIZE_CHUNK
+}
 
 /// The places in the awake list (of `len` bodies) of the runs that hold a
 /// body the serial part of finalisation must visit, in order.

@@ -141,6 +141,37 @@ mod tests {
         assert_eq!(JOINS.get(), joins);
     }
 
+    /// A world of joints has no contacts for its narrow phase to share, but
+    /// its finalisation shares its bodies: its steps run beside a poller,
+    /// from the second on (the first is judged by the step before it).
+    #[test]
+    fn a_world_of_joints_steps_beside_a_poller() {
+        use crate::{BodyDesc, JointDesc, World, WorldSettings};
+        use lamina_geometry::Point;
+        let mut world = World::new(WorldSettings::default());
+        let mut previous = world.add_body(BodyDesc::fixed());
+        for i in 1..=600 {
+            let body = world.add_body(BodyDesc::dynamic().translation(i as lamina_geometry::Real, 0.0));
+            world
+                .add_joint(JointDesc::revolute(
+                    previous,
+                    body,
+                    Point::new(i as lamina_geometry::Real - 0.5, 0.0),
+                ))
+                .unwrap();
+            previous = body;
+        }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let joins = pool.install(|| {
+            world.step(1.0 / 60.0).unwrap();
+            let before = JOINS.get();
+            world.step(1.0 / 60.0).unwrap();
+            JOINS.get() - before
+        });
+        assert_eq!(world.contacts().count(), 0);
+        assert_eq!(joins, 1, "the second step ran without a poller");
+    }
+
     /// A panic in the step ends the poller and reaches the caller.
     #[test]
     fn a_panic_in_the_step_ends_the_poller() {

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use lamina_geometry::Real;
 
+use crate::finalize::finalize_shares;
 use crate::pool_poller::with_poller;
 use crate::settings::{MAX_TIME_STEP, MIN_TIME_STEP};
 use crate::{World, WorldError};
@@ -22,9 +23,9 @@ impl World {
             return Err(WorldError::InvalidTimeStep { dt });
         }
         // Judged by the last step (the first step of a large world runs
-        // without a poller), from the narrow phase: a step that shares no
-        // contacts shares little else.
-        let shares_work = self.narrow.refresh_was_shared();
+        // without a poller): its narrow phase shared its contacts, or its
+        // finalisation its bodies (a world of joints has few contacts).
+        let shares_work = self.narrow.refresh_was_shared() || finalize_shares(self.solver.states.len());
         with_poller(shares_work, || self.run_stages(dt));
         Ok(())
     }
