@@ -346,7 +346,14 @@ impl Body {
 
     /// Velocity of the material point at `world_point`.
     pub fn velocity_at(&self, world_point: &Point) -> Vec2 {
-        let r = world_point - self.center;
+        self.velocity_at_arm(&(world_point - self.center))
+    }
+
+    /// Velocity of the material point at `r` from the centre of mass (world
+    /// orientation). A fixed body's is zero: its velocities are zero from
+    /// its making on.
+    #[inline]
+    pub(crate) fn velocity_at_arm(&self, r: &Vec2) -> Vec2 {
         self.linear_velocity + Vec2::new(-r.y, r.x) * self.angular_velocity
     }
 

@@ -15,7 +15,6 @@
 
 use arrayvec::ArrayVec;
 use lamina_broadphase::PairEvent;
-use lamina_geometry::math::left_perp;
 use lamina_geometry::{Real, Vec2};
 use lamina_narrowphase::{contact_manifold_and_gap, intersects};
 use rayon::prelude::*;
@@ -179,7 +178,7 @@ impl SolverManifold {
                 b.pose.rotation * (p.local_b - b.local_center),
             );
             let approach = if c.restitution > 0.0 {
-                c.normal.dot(&(solver_velocity(b, &anchor_b) - solver_velocity(a, &anchor_a)))
+                c.normal.dot(&(b.velocity_at_arm(&anchor_b) - a.velocity_at_arm(&anchor_a)))
             } else {
                 0.0
             };
@@ -214,17 +213,6 @@ impl SolverManifold {
         // checked to be in bounds.
         unsafe { &(*rows)[r] }
     }
-}
-
-/// The velocity of body `b`'s material point at `r` from its centre of mass,
-/// as the solver starts from it: a fixed body's is zero, as the solver holds
-/// it (it has no solver state).
-#[inline(always)]
-fn solver_velocity(b: &Body, r: &Vec2) -> Vec2 {
-    if b.kind == BodyKind::Fixed {
-        return Vec2::zeros();
-    }
-    b.linear_velocity + left_perp(r) * b.angular_velocity
 }
 
 /// The narrow phase's buffers, kept from step to step.

@@ -82,6 +82,7 @@ impl Limits {
 /// bodies at rest to a full set of lanes, and copies the results back.
 #[inline(always)]
 fn padded<W: Lanes>(rest: &mut [BodyState], integrate: impl FnOnce(&mut [BodyState])) {
+    const { assert!(W::N <= MAX_LANES, "a lane type wider than the padding") };
     if rest.is_empty() {
         return;
     }
