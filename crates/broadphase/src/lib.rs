@@ -91,7 +91,7 @@ pub use columns::StateColumns;
 pub use error::BroadPhaseError;
 pub use event::PairEvent;
 pub use proxy::{PairFilter, ProxyHint};
-pub use refit_batch::RefitBatch;
+pub use refit_batch::{Refit, RefitBatch, RefitResult};
 pub use sweep_and_prune::{
     BroadPhaseSettings, DEFAULT_REGION_SIZE, LONELY_MARGIN_SCALE, RegionView, SweepAndPrune,
 };

@@ -21,17 +21,26 @@
 //! nothing is kept from one batch to the next, so a broad phase written to
 //! a snapshot and read back goes on exactly as the original does.
 //!
+//! A step that moves thousands of proxies hands them over in one list
+//! ([`RefitBatch::refit_all`]). What each refit will do is then worked out
+//! first, on the rayon pool, from the structure as it stands: only the
+//! proxy's own record decides it, so the plans cannot depend on each other
+//! unless a key comes twice (then the list goes one by one). The refits
+//! whose regions all wait for the re-sort only take their new boxes, and
+//! the re-sorts, each region's own work, run side by side at the end.
+//!
 //! Either way a region's array ends sorted by its entries' keys (the lower
 //! end, then the id: a total order), so it is the array the refits one by
 //! one would have left, and the pairs, events and query answers that follow
 //! are theirs. Only what guides the searches differs: the hints, and the
 //! last bits of the running sums.
 
-use lamina_geometry::Aabb;
+use lamina_geometry::{Aabb, Point};
+use rayon::prelude::*;
 
 use crate::error::BroadPhaseError;
 use crate::proxy::{Placement, ProxyHint};
-use crate::sweep_and_prune::SweepAndPrune;
+use crate::sweep_and_prune::{ProxyView, SweepAndPrune};
 
 /// A batch of refits of a [`SweepAndPrune`], from
 /// [`SweepAndPrune::refit_batch`]: refits made through it are in place when
@@ -62,12 +71,8 @@ impl<K: Copy + Ord + std::hash::Hash> SweepAndPrune<K> {
     /// Re-sorts the regions whose entries wait for the end of a batch, and
     /// forgets the batch; nothing when none is open.
     pub(crate) fn complete_batch(&mut self) {
-        let regions = std::mem::take(&mut self.batch_regions);
-        for &r in &regions {
-            let proxies = &self.proxies;
-            self.grid.end_batch(r, |id| proxies[id as usize].fat);
-        }
-        self.batch_regions = regions;
+        let proxies = ProxyView(&self.proxies);
+        self.grid.end_batch(&self.batch_regions, |id| *proxies.fat(id));
         self.batch_regions.clear();
     }
 }
@@ -122,5 +127,259 @@ impl<K: Copy + Ord + std::hash::Hash> Drop for RefitBatch<'_, K> {
     /// Re-sorts the regions whose entries wait, and forgets the batch.
     fn drop(&mut self) {
         self.sap.complete_batch();
+    }
+}
+
+/// One refit for [`RefitBatch::refit_all`]: the key, the hint kept from its
+/// last refit, and the new tight box.
+pub type Refit<K> = (K, ProxyHint, Aabb);
+
+/// What [`RefitBatch::refit`] returns for one refit.
+pub type RefitResult<K> = Result<(Option<Aabb>, ProxyHint), BroadPhaseError<K>>;
+
+/// Refits per task when [`RefitBatch::refit_all`] plans them on the pool:
+/// each reads a proxy record or two, some tens of nanoseconds.
+const PLAN_RUN: usize = 256;
+
+impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
+    /// Announces every refit of `refits` ([`RefitBatch::announce`]), then
+    /// makes them in order ([`RefitBatch::refit`]); `results` is cleared,
+    /// then gets each one's result, in the same order. The state it leaves
+    /// and the results are those of the calls one by one.
+    ///
+    /// For a step that moves a crowd, on the rayon pool where there are
+    /// many refits (on one thread, they are made one by one). What each
+    /// one will do is first worked out from the broad phase as it stands:
+    /// the proxy's id, whether the box still fits, the new fat box, and
+    /// whether it stays in the same regions. A proxy whose regions are all
+    /// re-sorted at the batch's end then only takes its new box, and the
+    /// rest are made one by one. A key given twice makes the whole list go
+    /// one by one. The re-sorts run side by side when the batch is dropped.
+    pub fn refit_all(&mut self, refits: &[Refit<K>], results: &mut Vec<RefitResult<K>>) {
+        results.clear();
+        let one_by_one = |batch: &mut Self, results: &mut Vec<RefitResult<K>>| {
+            for &(key, hint, aabb) in refits {
+                batch.announce(key, hint, &aabb);
+            }
+            results.extend(refits.iter().map(|&(key, hint, aabb)| batch.refit(key, hint, aabb)));
+        };
+        // On one thread, planning first is only more passes over the same
+        // records.
+        if refits.len() < 2 * PLAN_RUN || rayon::current_num_threads() == 1 {
+            return one_by_one(self, results);
+        }
+        let mut planned = std::mem::take(&mut self.sap.planned);
+        self.sap.plan_refits(refits, &mut planned);
+        if self.sap.meets_twice(&planned) {
+            planned.clear();
+            self.sap.planned = planned;
+            return one_by_one(self, results);
+        }
+        if !self.chosen {
+            // What `announce` counts, from the plans; then the choice the
+            // first refit would make.
+            let sap = &mut *self.sap;
+            for plan in &planned {
+                for &r in &plan.regions[..plan.count as usize] {
+                    if sap.grid.count_in_batch(r) {
+                        sap.batch_regions.push(r);
+                    }
+                }
+            }
+            self.chosen = true;
+            for &r in &sap.batch_regions {
+                sap.grid.choose_resort(r);
+            }
+        }
+        for (&(key, hint, aabb), plan) in refits.iter().zip(&planned) {
+            let sap = &mut *self.sap;
+            let result = match plan.outcome {
+                Outcome::Fits => Ok((None, ProxyHint(plan.id))),
+                // All that `SweepAndPrune::relocate` does where every
+                // region waits for its re-sort.
+                Outcome::SameCells
+                    if plan.regions[..plan.count as usize].iter().all(|&r| sap.grid.resorts(r)) =>
+                {
+                    sap.proxies[plan.id as usize].fat = plan.fat;
+                    sap.queue(plan.id);
+                    Ok((Some(plan.fat), ProxyHint(plan.id)))
+                }
+                Outcome::SameCells | Outcome::Other => self.refit(key, hint, aabb),
+            };
+            results.push(result);
+        }
+        self.sap.planned = planned;
+    }
+}
+
+/// What [`RefitBatch::refit_all`] worked out for one refit before making any.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlannedRefit {
+    /// The proxy's id (`u32::MAX` for an unknown key).
+    id: u32,
+    /// Its new fat box, for [`Outcome::SameCells`].
+    fat: Aabb,
+    /// The regions it is in, where its box leaves its fat box (the regions
+    /// an announcement counts; none otherwise).
+    regions: [u32; 4],
+    count: u8,
+    outcome: Outcome,
+}
+
+/// How a planned refit is made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Outcome {
+    /// The box still fits the fat box: nothing changes.
+    Fits,
+    /// It leaves the fat box for a new one in the same regions of the grid.
+    SameCells,
+    /// Anything else (an error, a proxy changing regions or not in the
+    /// grid): made as one refit.
+    Other,
+}
+
+impl PlannedRefit {
+    /// A refit made as one refit, of no known proxy, until planned.
+    fn unset() -> PlannedRefit {
+        let fat = Aabb::new(Point::origin(), Point::origin());
+        PlannedRefit { id: u32::MAX, fat, regions: [0; 4], count: 0, outcome: Outcome::Other }
+    }
+}
+
+impl<K: Copy + Ord + std::hash::Hash + Send + Sync> SweepAndPrune<K> {
+    /// Works out what each refit of `refits` will do, into `planned`,
+    /// reading the broad phase only, on the pool.
+    fn plan_refits(&self, refits: &[Refit<K>], planned: &mut Vec<PlannedRefit>) {
+        planned.clear();
+        planned.resize(refits.len(), PlannedRefit::unset());
+        let plan_run = |(refits, planned): (&[Refit<K>], &mut [PlannedRefit])| {
+            for (&(key, hint, aabb), plan) in refits.iter().zip(planned) {
+                *plan = self.plan_refit(key, hint, &aabb);
+            }
+        };
+        refits.par_chunks(PLAN_RUN).zip(planned.par_chunks_mut(PLAN_RUN)).for_each(plan_run);
+    }
+
+    /// What refitting `key` (last seen at `hint`) to `aabb` will do.
+    fn plan_refit(&self, key: K, hint: ProxyHint, aabb: &Aabb) -> PlannedRefit {
+        let mut plan = PlannedRefit::unset();
+        if !aabb.is_valid() {
+            return plan;
+        }
+        let Ok(id) = self.proxy_of(key, hint) else { return plan };
+        plan.id = id;
+        let proxy = &self.proxies[id as usize];
+        if proxy.fat.contains(aabb) {
+            plan.outcome = Outcome::Fits;
+            return plan;
+        }
+        let Placement::Grid { range, regions, count, .. } = proxy.placement else { return plan };
+        (plan.regions, plan.count) = (regions, count);
+        let Ok(fat) = self.fatten(aabb, &proxy.filter) else { return plan };
+        if self.grid.grid_range(&fat) == Some(range) {
+            (plan.fat, plan.outcome) = (fat, Outcome::SameCells);
+        }
+        plan
+    }
+
+    /// Whether two of the `planned` refits are of one proxy. Leaves
+    /// [`SweepAndPrune::met`] clear.
+    fn meets_twice(&mut self, planned: &[PlannedRefit]) -> bool {
+        let words = self.proxies.len().div_ceil(64);
+        if self.met.len() < words {
+            self.met.resize(words, 0);
+        }
+        let known = || planned.iter().map(|p| p.id).filter(|&id| id != u32::MAX);
+        let mut twice = false;
+        for id in known() {
+            let (word, bit) = (&mut self.met[id as usize / 64], 1u64 << (id % 64));
+            twice |= *word & bit != 0;
+            *word |= bit;
+        }
+        for id in known() {
+            self.met[id as usize / 64] = 0;
+        }
+        twice
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crowd of `n` unit boxes in rows, in regions of 8 m.
+    fn crowd(n: u32) -> SweepAndPrune<u32> {
+        let settings = crate::BroadPhaseSettings { margin: 0.1, region_size: 8.0 };
+        let mut sap = SweepAndPrune::with_settings(settings).unwrap();
+        for k in 0..n {
+            let (x, y) = ((k % 40) as lamina_geometry::Real * 0.8, (k / 40) as lamina_geometry::Real * 0.8);
+            sap.insert(k, Aabb::new(Point::new(x, y), Point::new(x + 0.5, y + 0.5))).unwrap();
+        }
+        let mut events = Vec::new();
+        sap.update_pairs(&mut events);
+        sap
+    }
+
+    /// The crowd's boxes shifted by `dx`, with their hints.
+    fn shifted(sap: &SweepAndPrune<u32>, n: u32, dx: lamina_geometry::Real) -> Vec<Refit<u32>> {
+        (0..n)
+            .map(|k| {
+                let fat = sap.fat_aabb(k).unwrap();
+                let (lo, hi) = (fat.mins + Vec2::new(0.1 + dx, 0.1), fat.maxs - Vec2::new(0.1 - dx, 0.1));
+                (k, sap.hint(k).unwrap(), Aabb::new(lo, hi))
+            })
+            .collect()
+    }
+
+    use lamina_geometry::Vec2;
+
+    #[test]
+    fn a_drifting_crowd_is_planned_on_the_pool() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let n = 1200;
+        let mut sap = crowd(n);
+        let mut single = sap.clone();
+        // Every box leaves its fat box but keeps its regions, except those
+        // within 0.3 m of a region's right border.
+        let refits = shifted(&sap, n, 0.3);
+        let mut results = Vec::new();
+        pool.install(|| {
+            let mut batch = sap.refit_batch();
+            batch.refit_all(&refits, &mut results);
+            // Planned, and most of them only take their new boxes.
+            let grid = &batch.sap.grid;
+            let resorted = |p: &PlannedRefit| p.regions[..p.count as usize].iter().all(|&r| grid.resorts(r));
+            let taking = batch.sap.planned.iter().filter(|p| p.outcome == Outcome::SameCells && resorted(p));
+            let taking = taking.count();
+            assert!(taking > n as usize / 2, "{taking} of {n} proxies only take their boxes");
+        });
+        for (&(key, hint, aabb), result) in refits.iter().zip(&results) {
+            assert_eq!(*result, single.refit_hinted(key, hint, aabb));
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        sap.update_pairs(&mut a);
+        single.update_pairs(&mut b);
+        assert_eq!(a, b);
+        sap.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn a_key_given_twice_makes_the_refits_one_by_one() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let n = 1200;
+        let mut sap = crowd(n);
+        let mut single = sap.clone();
+        let mut refits = shifted(&sap, n, 0.3);
+        // The same proxy moved on again: the second refit starts from the first's box.
+        let (key, hint, aabb) = refits[7];
+        refits.push((key, hint, Aabb::new(aabb.mins + Vec2::new(0.5, 0.0), aabb.maxs + Vec2::new(0.5, 0.0))));
+        let mut results = Vec::new();
+        pool.install(|| sap.refit_batch().refit_all(&refits, &mut results));
+        assert!(sap.planned.is_empty(), "the plans were dropped");
+        for (&(key, hint, aabb), result) in refits.iter().zip(&results) {
+            assert_eq!(*result, single.refit_hinted(key, hint, aabb));
+        }
+        assert_eq!(sap.fat_aabb(key), single.fat_aabb(key));
+        sap.check_invariants().unwrap();
     }
 }

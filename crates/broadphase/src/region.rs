@@ -23,6 +23,7 @@
 use crate::hash::FastBuild;
 use crate::sap::{Axis, Entry, SortedAxis};
 use lamina_geometry::{Aabb, Point, Real};
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Cell coordinates are clamped to `±CELL_LIMIT`, so that any finite box maps to
@@ -232,7 +233,29 @@ const RESORTED: u32 = 1 << 31;
 /// spinner.
 const RESORT_SHARE: u32 = 4;
 
+/// Entries the regions re-sorted at the end of a batch hold between them,
+/// at least, for the re-sorts to run side by side on the rayon pool: each
+/// entry costs some forty instructions, and a task some microseconds.
+const PARALLEL_RESORT_ENTRIES: usize = 2048;
+
 impl Region {
+    /// Re-sorts this region at the end of a batch that chose it. Until then
+    /// it has left its waiting proxies' entries and running sums as they
+    /// were (the array stays sorted by the boxes its entries hold, so other
+    /// proxies' entries could still be found, moved, added and removed
+    /// there): now every entry takes the box `fat` returns for its id, the
+    /// array is sorted again, and the sums are taken afresh from the boxes
+    /// (grid regions `size` metres wide), which also clears the rounding
+    /// that adding and taking away leaves in them.
+    fn resort(&mut self, size: Real, fat: &impl Fn(u32) -> Aabb) {
+        self.sap.refresh_all(fat);
+        let mut spread = Spread::default();
+        for e in self.sap.entries() {
+            spread.add(relative_center(size, self.cell, &fat(e.id)));
+        }
+        self.spread = spread;
+    }
+
     /// The region's cell.
     #[inline]
     pub(crate) fn cell(&self) -> Cell {
@@ -527,15 +550,9 @@ impl RegionGrid {
         &self.regions[r as usize]
     }
 
-    /// The centre of `aabb` relative to the corner of `cell`, clamped to a few region sizes.
+    /// The centre of `aabb` relative to the corner of `cell` ([`relative_center`]).
     fn relative_center(&self, cell: Cell, aabb: &Aabb) -> [f64; 2] {
-        let size = wide(self.size);
-        let limit = 4.0 * size;
-        let rel = |lo: Real, hi: Real, c: i32| {
-            let centre = 0.5 * wide(lo) + 0.5 * wide(hi);
-            (centre - f64::from(c) * size).clamp(-limit, limit)
-        };
-        [rel(aabb.mins.x, aabb.maxs.x, cell.x), rel(aabb.mins.y, aabb.maxs.y, cell.y)]
+        relative_center(self.size, cell, aabb)
     }
 
     fn touch(&mut self, r: u32) {
@@ -591,28 +608,49 @@ impl RegionGrid {
         self.regions[r as usize].batch & RESORTED != 0
     }
 
-    /// Ends region `r`'s part in a batch. A region re-sorted in this one has
-    /// left its waiting proxies' entries and running sums as they were (the
-    /// array stays sorted by the boxes its entries hold, so other proxies'
-    /// entries could still be found, moved, added and removed there): now
-    /// every entry takes the box `fat` returns for its id, the array is
-    /// sorted again, and the sums are taken afresh from the boxes, which
-    /// also clears the rounding that adding and taking away leaves in them.
-    pub(crate) fn end_batch(&mut self, r: u32, fat: impl Fn(u32) -> Aabb) {
-        let region = &mut self.regions[r as usize];
-        let resorted = region.batch & RESORTED != 0;
-        region.batch = 0;
-        if !resorted {
+    /// Ends the open batch in each region of `batch` (each listed once, in
+    /// the order the batch first counted them): a region chosen for it is
+    /// re-sorted ([`Region::resort`]) and touched, and every one leaves the
+    /// batch. The re-sorts are each region's own work: they run side by
+    /// side on the rayon pool when they hold enough entries between them,
+    /// and no one region holds most of them.
+    pub(crate) fn end_batch(&mut self, batch: &[u32], fat: impl Fn(u32) -> Aabb + Sync) {
+        let (mut entries, mut largest) = (0, 0);
+        for &r in batch {
+            let region = &self.regions[r as usize];
+            if region.batch & RESORTED != 0 {
+                entries += region.sap.len();
+                largest = largest.max(region.sap.len());
+            }
+        }
+        let size = self.size;
+        let end = |region: &mut Region| {
+            let resorted = region.batch & RESORTED != 0;
+            region.batch = 0;
+            if resorted {
+                region.resort(size, &fat);
+            }
+        };
+        // Touched in the batch's order, whichever thread re-sorts them: the
+        // order in which `maintain` frees regions follows it.
+        for &r in batch {
+            if self.regions[r as usize].batch & RESORTED != 0 {
+                self.touch(r);
+            }
+        }
+        if entries < PARALLEL_RESORT_ENTRIES || 2 * largest > entries || rayon::current_num_threads() == 1 {
+            for &r in batch {
+                end(&mut self.regions[r as usize]);
+            }
             return;
         }
-        region.sap.refresh_all(&fat);
-        let cell = region.cell;
-        let mut spread = Spread::default();
-        for e in self.regions[r as usize].sap.entries() {
-            spread.add(self.relative_center(cell, &fat(e.id)));
-        }
-        self.regions[r as usize].spread = spread;
-        self.touch(r);
+        let regions = Regions(self.regions.as_mut_ptr(), self.regions.len());
+        batch.par_iter().with_max_len(1).for_each(|&r| {
+            // SAFETY: a batch lists each region once (`count_in_batch`), so
+            // each is borrowed by one thread, and the grid is borrowed
+            // mutably here, so nothing else reads it meanwhile.
+            end(unsafe { regions.get(r) });
+        });
     }
 
     /// Moves proxy `id` from box `old` to box `new` inside region `r`; `hint` is
@@ -894,6 +932,41 @@ impl RegionGrid {
     pub(crate) fn live_regions(&self) -> impl Iterator<Item = (u32, &Region)> {
         self.regions.iter().enumerate().filter(|(_, r)| r.live).map(|(i, r)| (i as u32, r))
     }
+}
+
+/// The grid's regions, for [`RegionGrid::end_batch`] to end distinct
+/// regions' batches on several threads.
+struct Regions(*mut Region, usize);
+
+// SAFETY: the only access through it is `get`, whose callers promise that
+// each region is borrowed by one thread at a time.
+unsafe impl Sync for Regions {}
+
+impl Regions {
+    /// Region `r`, borrowed mutably.
+    ///
+    /// # Safety
+    ///
+    /// Nothing else borrows region `r` while the reference lives, and the
+    /// regions outlive it.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get(&self, r: u32) -> &mut Region {
+        assert!((r as usize) < self.1, "a batch's region is in range");
+        // SAFETY: in range (checked); borrowed once (the caller's promise).
+        unsafe { &mut *self.0.add(r as usize) }
+    }
+}
+
+/// The centre of `aabb` relative to the corner of `cell`, in a grid of
+/// regions `size` metres wide, clamped to a few region sizes.
+fn relative_center(size: Real, cell: Cell, aabb: &Aabb) -> [f64; 2] {
+    let size = wide(size);
+    let limit = 4.0 * size;
+    let rel = |lo: Real, hi: Real, c: i32| {
+        let centre = 0.5 * wide(lo) + 0.5 * wide(hi);
+        (centre - f64::from(c) * size).clamp(-limit, limit)
+    };
+    [rel(aabb.mins.x, aabb.maxs.x, cell.x), rel(aabb.mins.y, aabb.maxs.y, cell.y)]
 }
 
 /// `v` in f64, where the spread sums are kept (a no-op with the `f64` feature).

@@ -105,7 +105,7 @@ fn plan_searches(
 /// The proxies as the searches of `update_pairs` read them from several
 /// threads: boxes, placements and filters, never a key. (The keys are the
 /// caller's type, which need not be shared between threads.)
-struct ProxyView<'a, K>(&'a [Proxy<K>]);
+pub(crate) struct ProxyView<'a, K>(pub(crate) &'a [Proxy<K>]);
 
 // SAFETY: a `ProxyView` hands out shared references to proxies' boxes,
 // placements and filters only, plain data without interior mutability, and
@@ -114,7 +114,7 @@ unsafe impl<K> Sync for ProxyView<'_, K> {}
 
 impl<K> ProxyView<'_, K> {
     #[inline]
-    fn fat(&self, id: u32) -> &Aabb {
+    pub(crate) fn fat(&self, id: u32) -> &Aabb {
         &self.0[id as usize].fat
     }
 
@@ -223,6 +223,13 @@ pub struct SweepAndPrune<K> {
     /// [`RefitBatch`](crate::RefitBatch) are in, each once.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) batch_regions: Vec<u32>,
+    /// Scratch of [`RefitBatch::refit_all`](crate::RefitBatch::refit_all):
+    /// what each refit will do, and the proxies met so far, as a bit set
+    /// over ids (all clear between calls).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) planned: Vec<crate::refit_batch::PlannedRefit>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) met: Vec<u64>,
 }
 
 impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
@@ -304,6 +311,8 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             categories: 0,
             filtered: 0,
             batch_regions: Vec::new(),
+            planned: Vec::new(),
+            met: Vec::new(),
         }
     }
 
@@ -384,7 +393,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// filter `filter`: [`LONELY_MARGIN_SCALE`] times
     /// the margin where it accepts none of the categories present, since
     /// such a proxy makes no pair however large its box, and moves less often.
-    fn fatten(&self, tight: &Aabb, filter: &PairFilter) -> Result<Aabb, BroadPhaseError<K>> {
+    pub(crate) fn fatten(&self, tight: &Aabb, filter: &PairFilter) -> Result<Aabb, BroadPhaseError<K>> {
         if !tight.is_valid() {
             return Err(BroadPhaseError::InvalidAabb { mins: tight.mins, maxs: tight.maxs });
         }
@@ -781,7 +790,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     }
 
     /// Queues proxy `id` for the next `update_pairs`, once.
-    fn queue(&mut self, id: u32) {
+    pub(crate) fn queue(&mut self, id: u32) {
         let (word, bit) = (&mut self.queued[id as usize / 64], 1u64 << (id % 64));
         if *word & bit == 0 {
             *word |= bit;

@@ -9,13 +9,17 @@
 //! batched structure's pairs and query answers are also checked against
 //! every pair and every box tried one by one (brute force over its fat
 //! boxes), so that the two structures cannot agree on a wrong answer.
+//!
+//! A second property does the same for `RefitBatch::refit_all` on crowds
+//! large enough for its work on the rayon pool: its regions' re-sorts side
+//! by side, and the proxies' new boxes written from several threads.
 
 mod common;
 
 use std::collections::BTreeMap;
 
 use common::{Rng, aabb, brute_force_pairs};
-use lamina_broadphase::{BroadPhaseSettings, ProxyHint, SweepAndPrune};
+use lamina_broadphase::{BroadPhaseSettings, ProxyHint, Refit, SweepAndPrune};
 use lamina_geometry::{Aabb, Real};
 use proptest::prelude::*;
 
@@ -147,6 +151,90 @@ proptest! {
             let (x, y) = (rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
             let b = near(&mut rng, x, y, 1.0);
             prop_assert_eq!(batched.update(other, b), single.update(other, b));
+        }
+    }
+}
+
+/// The hint a caller would keep for `key` in `sap`: mostly its proxy's
+/// place, sometimes none, sometimes a wrong one.
+fn some_hint(rng: &mut Rng, sap: &SweepAndPrune<u32>, key: u32) -> ProxyHint {
+    match rng.below(8) {
+        0 => ProxyHint::NONE,
+        1 => sap.hint(rng.below(40) as u32).unwrap_or(ProxyHint::NONE),
+        _ => sap.hint(key).unwrap_or(ProxyHint::NONE),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn refits_all_at_once_are_refits_one_by_one(
+        seed in 1u64..u64::MAX,
+        count in 1100usize..2500,
+        rounds in 1usize..4,
+        threads in 2usize..5,
+        region_size in prop_oneof![Just(2.0 as Real), Just(4.0 as Real), Just(16.0 as Real)],
+    ) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let mut rng = Rng(seed);
+        let settings = BroadPhaseSettings { margin: 0.1, region_size };
+        let mut batched = SweepAndPrune::<u32>::with_settings(settings).unwrap();
+        let mut places: Vec<(Real, Real)> = Vec::new();
+        for key in 0..count as u32 {
+            let (x, y) = (rng.range(-20.0, 20.0), rng.range(-20.0, 20.0));
+            batched.insert(key, near(&mut rng, x, y, 0.5)).unwrap();
+            places.push((x, y));
+        }
+        let mut single = batched.clone();
+        let (mut events_batched, mut events_single) = (Vec::new(), Vec::new());
+        batched.update_pairs(&mut events_batched);
+        single.update_pairs(&mut events_single);
+        for _ in 0..rounds {
+            // Most of the crowd drifts (most of it out of its fat box), a
+            // few jump far, grow past the grid or cross a region's border;
+            // some rounds repeat keys, and some keys are unknown or their
+            // boxes invalid.
+            let mut refits: Vec<Refit<u32>> = Vec::new();
+            let share = rng.range(0.5, 1.0);
+            let repeats = rng.below(4) == 0;
+            for key in 0..count as u32 + 3 {
+                if rng.unit() > share {
+                    continue;
+                }
+                let (x, y) = places.get(key as usize).copied().unwrap_or((0.0, 0.0));
+                let (dx, dy) = (rng.range(-0.3, 0.3), rng.range(-0.3, 0.3));
+                let (far_x, far_y) = (rng.range(-22.0, 22.0), rng.range(-22.0, 22.0));
+                let b = match rng.below(40) {
+                    0 => near(&mut rng, far_x, far_y, 0.5),
+                    1 => near(&mut rng, x, y, 3.0 * region_size),
+                    2 => aabb(x, y, Real::NAN, y),
+                    3 => near(&mut rng, x + region_size * 0.5, y, 0.5),
+                    _ => near(&mut rng, x + dx, y + dy, 0.5),
+                };
+                refits.push((key, some_hint(&mut rng, &batched, key), b));
+                if repeats && rng.below(50) == 0 {
+                    refits.push((key, ProxyHint::NONE, near(&mut rng, x, y, 0.5)));
+                }
+            }
+            let mut outcomes = Vec::new();
+            pool.install(|| batched.refit_batch().refit_all(&refits, &mut outcomes));
+            prop_assert_eq!(outcomes.len(), refits.len());
+            for (&(key, hint, aabb), outcome) in refits.iter().zip(&outcomes) {
+                let expected = single.refit_hinted(key, hint, aabb);
+                // Written out, so that the NaN of a refused box equals itself.
+                prop_assert_eq!(format!("{outcome:?}"), format!("{expected:?}"), "refit of {}", key);
+            }
+            pool.install(|| batched.update_pairs(&mut events_batched));
+            single.update_pairs(&mut events_single);
+            prop_assert_eq!(&events_batched, &events_single);
+            prop_assert_eq!(answers(&batched), answers(&single));
+            let fat: BTreeMap<u32, Aabb> =
+                (0..count as u32 + 3).filter_map(|k| batched.fat_aabb(k).map(|b| (k, b))).collect();
+            let mut pairs: Vec<(u32, u32)> = batched.pairs().collect();
+            pairs.sort_unstable();
+            prop_assert_eq!(pairs, brute_force_pairs(&fat));
+            prop_assert_eq!(answers(&batched), brute_force_answers(&fat));
         }
     }
 }

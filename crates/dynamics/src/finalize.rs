@@ -10,7 +10,8 @@ use crate::continuous::{Stop, SweepTargets, is_fast};
 use crate::disjoint::{borrow_each, borrow_some, recycle};
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
-use crate::{BodyKey, World};
+use crate::{BodyKey, ColliderKey, World};
+use lamina_broadphase::{Refit, RefitResult};
 use lamina_narrowphase::Sweep;
 
 impl World {
@@ -308,33 +309,62 @@ impl World {
 
     /// Moves the broad-phase proxies of the bodies written back in place
     /// whose only collider left its fat box ([`Writing::Moved`]), in one
-    /// batch, announced first: where most of a region's proxies move (a
-    /// tumbling pile), the region is re-sorted whole rather than entry by
-    /// entry (`SweepAndPrune::refit_batch`). The bodies themselves are not
-    /// read: on several threads they were last written on another core.
+    /// batch (`RefitBatch::refit_all`): where most of a region's proxies
+    /// move (a tumbling pile), the region is re-sorted whole rather than
+    /// entry by entry, and what each move does is worked out on the pool.
+    /// The bodies themselves are not read: on several threads they were
+    /// last written on another core.
     fn move_proxies(&mut self, awake: &[BodyKey], finished: &[FinishedBody], runs: &[FinishedRun]) {
+        let mut moves = std::mem::take(&mut self.proxy_moves);
+        let mut results = std::mem::take(&mut self.proxy_results);
+        moves.clear();
         // The proxies to move, with their new bounds, in body order.
-        let moves = || {
-            serial_runs(runs, awake.len()).flat_map(|bodies| &finished[bodies]).filter_map(|b| {
-                match (&b.writing, b.first) {
-                    (Writing::Moved(ck), Some(first)) => Some((*ck, first)),
-                    _ => None,
-                }
-            })
-        };
-        let mut batch = self.broad_phase.refit_batch();
-        for (ck, first) in moves() {
-            batch.announce(ck, first.hint, &first.aabb);
-        }
-        for (ck, first) in moves() {
-            if let Ok((moved, hint)) = batch.refit(ck, first.hint, first.aabb) {
-                let c = &mut self.colliders[ck];
+        moves.extend(serial_runs(runs, awake.len()).flat_map(|bodies| &finished[bodies]).filter_map(
+            |b| match (&b.writing, b.first) {
+                (Writing::Moved(ck), Some(first)) => Some((*ck, first.hint, first.aabb)),
+                _ => None,
+            },
+        ));
+        self.broad_phase.refit_batch().refit_all(&moves, &mut results);
+        self.note_proxy_moves(&moves, &results);
+        self.proxy_moves = moves;
+        self.proxy_results = results;
+    }
+
+    /// Gives each collider whose proxy `moves` moved its hint and, where the
+    /// proxy took a new fat box, that box (`results`, the moves' results),
+    /// on several threads when there are many: each collider is a cache
+    /// miss of its own.
+    fn note_proxy_moves(&mut self, moves: &[Refit<ColliderKey>], results: &[RefitResult<ColliderKey>]) {
+        let note = |c: &mut crate::Collider, result: &RefitResult<ColliderKey>| {
+            if let Ok((moved, hint)) = *result {
                 c.proxy_hint = hint;
                 if let Some(fat) = moved {
                     c.proxy_box = fat;
                 }
             }
+        };
+        if !finalize_shares(moves.len()) || rayon::current_num_threads() == 1 {
+            for (&(ck, ..), result) in moves.iter().zip(results) {
+                if let Some(c) = self.colliders.get_mut(ck) {
+                    note(c, result);
+                }
+            }
+            return;
         }
+        let mut colliders: Vec<&mut crate::Collider> = recycle(std::mem::take(&mut self.borrowed_colliders));
+        // SAFETY: each move is of a finished body's first collider, read
+        // from the body this step (one body, one move, and a collider
+        // belongs to one body), so the keys are live and distinct; nothing
+        // removed them since. Nothing reads the map until the references
+        // are dropped, when the buffer is recycled.
+        unsafe { borrow_each(&mut self.colliders, moves.iter().map(|&(ck, ..)| ck), &mut colliders) };
+        colliders
+            .par_iter_mut()
+            .zip(results.par_iter())
+            .with_min_len(FINALIZE_CHUNK)
+            .for_each(|(c, result)| note(c, result));
+        self.borrowed_colliders = recycle(colliders);
     }
 
     /// The last line of the promise that no NaN enters the state from finite

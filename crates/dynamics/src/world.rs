@@ -82,6 +82,10 @@ pub struct World {
     pub(crate) wake_scratch: Vec<BodyKey>,
     /// Fast bullets with their motion and how much of it they may keep.
     pub(crate) bullet_moves: Vec<(BodyKey, lamina_narrowphase::Sweep, Real)>,
+    /// The broad-phase proxies `finalize` moves, with their new bounds, and
+    /// what each move returned.
+    pub(crate) proxy_moves: Vec<lamina_broadphase::Refit<ColliderKey>>,
+    pub(crate) proxy_results: Vec<lamina_broadphase::RefitResult<ColliderKey>>,
     /// What the infallible calls ([`World::new`], [`World::add_body`]) refused.
     pub(crate) refusals: Refusals,
 }
@@ -140,6 +144,8 @@ impl Clone for World {
             swept: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
+            proxy_moves: Vec::new(),
+            proxy_results: Vec::new(),
             refusals: self.refusals,
         }
     }
@@ -201,6 +207,8 @@ impl World {
             swept: Vec::new(),
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
+            proxy_moves: Vec::new(),
+            proxy_results: Vec::new(),
             refusals: Refusals::default(),
         }
     }

@@ -2,14 +2,15 @@
 //! heap while a settled pyramid keeps stepping (sleep off, so every body works)
 //! and when its top box rocks onto a corner,
 //! while a long chain of joints drapes over the ground, while a pyramid large
-//! enough for every list to be made on the pool steps on two threads, and
-//! while a fully asleep pile steps.
+//! enough for every list to be made on the pool steps on two threads, while
+//! a weightless crowd circles on two threads, moving every broad-phase proxy
+//! at every step, and while a fully asleep pile steps.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use lamina_dynamics::{BodyDesc, ColliderDesc, JointDesc, World, WorldSettings};
-use lamina_geometry::{Point, Real, Shape};
+use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, World, WorldSettings};
+use lamina_geometry::{Point, Real, Shape, Vec2};
 
 struct Counting;
 
@@ -69,6 +70,41 @@ fn chain() -> World {
     w
 }
 
+/// 2,304 small boxes 1.5 m apart, weightless, with their keys: steered
+/// round circles of half a metre ([`circle`]), they never meet, and every
+/// one leaves its broad-phase proxy at every step. Each keeps to one region
+/// of the broad phase's grid (16 m, the default; 64 boxes to each): a box
+/// crossing into a region could find it fuller than ever before, and its
+/// sorted array growing.
+fn crowd() -> (World, Vec<BodyKey>) {
+    let mut w =
+        World::new(WorldSettings { gravity: Vec2::zeros(), enable_sleep: false, ..WorldSettings::default() });
+    let mut keys = Vec::new();
+    let place = |n: usize| (16 * (n / 8)) as Real + 2.0 + 1.5 * (n % 8) as Real;
+    for i in 0..48 {
+        for j in 0..48 {
+            let b = w.add_body(BodyDesc::dynamic().translation(place(i), place(j)));
+            w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.1, 0.1))).unwrap();
+            keys.push(b);
+        }
+    }
+    (w, keys)
+}
+
+/// Steps the crowd `steps` times, turning every body's velocity (3 m/s, a
+/// turn a second) before each step; the allocations counted are the steps'.
+fn circle(steps: usize, w: &mut World, keys: &[BodyKey], first: usize) -> usize {
+    let mut during = 0;
+    for step in first..first + steps {
+        let angle = step as Real * std::f64::consts::TAU as Real / 60.0;
+        for &key in keys {
+            w.body_mut(key).unwrap().set_linear_velocity(3.0 * Vec2::new(angle.cos(), angle.sin())).unwrap();
+        }
+        during += allocations_during(1, w);
+    }
+    during
+}
+
 fn allocations_during(steps: usize, w: &mut World) -> usize {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     for _ in 0..steps {
@@ -118,6 +154,14 @@ fn warm_steps_do_not_allocate() {
     pool.install(|| allocations_during(60, &mut large));
     let during = pool.install(|| allocations_during(20, &mut large));
     assert_eq!(during, 0, "a warm large pyramid on two threads allocated");
+
+    // Every proxy moves at every step: its refits are planned on the pool,
+    // and its regions re-sorted side by side.
+    let (mut crowd, keys) = crowd();
+    pool.install(|| circle(120, &mut crowd, &keys, 0));
+    let during = pool.install(|| circle(60, &mut crowd, &keys, 120));
+    assert_eq!(during, 0, "a warm circling crowd on two threads allocated");
+    assert!(crowd.contacts().next().is_none(), "the crowd's boxes met");
 
     let mut asleep = pyramid(8, WorldSettings::default());
     allocations_during(400, &mut asleep);
