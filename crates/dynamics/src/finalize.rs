@@ -84,6 +84,8 @@ impl World {
         self.sweep_at_immovables(&awake, &mut finished, &runs, dt);
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
+        let mut poses = std::mem::take(&mut self.collider_poses);
+        poses.clear();
         self.profile.held_bodies = 0;
         let fast: usize = runs.iter().map(|run| run.fast as usize).sum();
         // Only the runs that hold a body with something left to do are
@@ -99,12 +101,18 @@ impl World {
                         self.refresh_bounds(key, f.first);
                     }
                     Writing::Refit => self.refresh_bounds(key, f.first),
+                    Writing::Several => {
+                        let b = &mut self.bodies[key];
+                        b.bounds_stale = false;
+                        poses.extend(b.colliders.iter().map(|&ck| (ck, f.pose)));
+                    }
                     // Moved in one batch below.
                     Writing::Moved(_) | Writing::Kept(_) => {}
                 }
             }
         }
-        self.move_proxies(&awake, &finished, &runs);
+        self.move_proxies(&awake, &finished, &runs, &poses);
+        self.collider_poses = poses;
         self.profile.fast_bodies = if self.settings.enable_continuous { fast } else { 0 };
         if !bullets.is_empty() {
             self.sweep_bullets(&mut bullets, dt);
@@ -307,16 +315,26 @@ impl World {
         }
     }
 
-    /// Moves the broad-phase proxies of the bodies written back in place
-    /// whose only collider left its fat box ([`Writing::Moved`]), in one
-    /// batch (`RefitBatch::refit_all`): where most of a region's proxies
-    /// move (a tumbling pile), the region is re-sorted whole rather than
-    /// entry by entry, and what each move does is worked out on the pool.
-    /// The bodies themselves are not read: on several threads they were
-    /// last written on another core.
-    fn move_proxies(&mut self, awake: &[BodyKey], finished: &[FinishedBody], runs: &[FinishedRun]) {
+    /// Moves the broad-phase proxies that left their fat boxes, in one
+    /// batch (`RefitBatch::refit_all`): those of the bodies written back in
+    /// place whose only collider left its box ([`Writing::Moved`]), then
+    /// those of the colliders `poses` places ([`Writing::Several`], see
+    /// [`World::bound_colliders`]). Where most of a region's proxies move (a
+    /// tumbling pile), the region is re-sorted whole rather than entry by
+    /// entry, and what each move does is worked out on the pool. The bodies
+    /// themselves are not read: on several threads they were last written
+    /// on another core.
+    fn move_proxies(
+        &mut self,
+        awake: &[BodyKey],
+        finished: &[FinishedBody],
+        runs: &[FinishedRun],
+        poses: &[(ColliderKey, Isometry)],
+    ) {
         let mut moves = std::mem::take(&mut self.proxy_moves);
         let mut results = std::mem::take(&mut self.proxy_results);
+        let mut several = std::mem::take(&mut self.collider_moves);
+        self.bound_colliders(poses, &mut several);
         moves.clear();
         // The proxies to move, with their new bounds, in body order.
         moves.extend(serial_runs(runs, awake.len()).flat_map(|bodies| &finished[bodies]).filter_map(
@@ -325,10 +343,50 @@ impl World {
                 _ => None,
             },
         ));
+        moves.extend(several.iter().flatten());
         self.broad_phase.refit_batch().refit_all(&moves, &mut results);
         self.note_proxy_moves(&moves, &results);
         self.proxy_moves = moves;
         self.proxy_results = results;
+        self.collider_moves = several;
+    }
+
+    /// Gives each collider of `poses` its bounds on its body at the pose
+    /// given, and lists in `moves` (one entry per collider) the move of each
+    /// one whose bounds left its proxy's box: on several threads when there
+    /// are many, each collider a cache miss of its own.
+    fn bound_colliders(
+        &mut self,
+        poses: &[(ColliderKey, Isometry)],
+        moves: &mut Vec<Option<Refit<ColliderKey>>>,
+    ) {
+        let margin = self.settings.speculative_distance;
+        let bound = |(ck, pose): &(ColliderKey, Isometry), c: &mut crate::Collider| {
+            c.aabb = contact_bounds(c, pose, margin);
+            (!c.proxy_box.contains(&c.aabb)).then_some((*ck, c.proxy_hint, c.aabb))
+        };
+        moves.clear();
+        if !finalize_shares(poses.len()) || rayon::current_num_threads() == 1 {
+            moves.extend(
+                poses.iter().map(|entry| self.colliders.get_mut(entry.0).and_then(|c| bound(entry, c))),
+            );
+            return;
+        }
+        let mut colliders: Vec<&mut crate::Collider> = recycle(std::mem::take(&mut self.borrowed_colliders));
+        // SAFETY: `poses` lists the colliders of finished bodies of several
+        // colliders, each body once (a visit of the serial pass), read from
+        // the body this step: the keys are live, and distinct since a
+        // collider belongs to one body. Nothing removed them since. Nothing
+        // reads the map until the references are dropped, when the buffer
+        // is recycled.
+        unsafe { borrow_each(&mut self.colliders, poses.iter().map(|&(ck, _)| ck), &mut colliders) };
+        colliders
+            .par_iter_mut()
+            .zip(poses.par_iter())
+            .with_min_len(FINALIZE_CHUNK)
+            .map(|(c, entry)| bound(entry, c))
+            .collect_into_vec(moves);
+        self.borrowed_colliders = recycle(colliders);
     }
 
     /// Gives each collider whose proxy `moves` moved its hint and, where the
@@ -508,8 +566,15 @@ pub(crate) enum Writing {
     /// pose it leaves.
     Bullet,
     /// Written by the parallel pass (on several threads when there are many
-    /// bodies); the serial pass then refits its proxies.
+    /// bodies); the serial pass then refits its proxies: a fixed or
+    /// kinematic body (whose colliders the index of immovables holds too),
+    /// or one without a collider.
     Refit,
+    /// A dynamic body with several colliders, written by the parallel pass:
+    /// the serial pass lists its colliders, whose bounds are then computed
+    /// on the pool ([`World::bound_colliders`]), and whose proxies move with
+    /// the batch of [`Writing::Moved`].
+    Several,
     /// A dynamic body with one collider, whose new bounds left its proxy:
     /// written in parallel with those bounds, and the serial pass moves the
     /// proxy from them alone, without reading the body again.
@@ -566,6 +631,7 @@ impl FinishedBody {
             match (b.colliders.as_slice(), self.first) {
                 (&[ck], Some(first)) if first.inside_proxy => Writing::Kept(ck),
                 (&[ck], Some(_)) if b.kind == crate::BodyKind::Dynamic => Writing::Moved(ck),
+                ([_, _, ..], _) if b.kind == crate::BodyKind::Dynamic => Writing::Several,
                 _ => Writing::Refit,
             }
         }
@@ -590,7 +656,7 @@ impl FinishedBody {
     fn write_in_place(&self, b: &mut crate::Body, c: Option<&mut crate::Collider>) {
         match self.writing {
             Writing::Held | Writing::Bullet => {}
-            Writing::Refit => self.write_to(b),
+            Writing::Refit | Writing::Several => self.write_to(b),
             Writing::Kept(_) | Writing::Moved(_) => {
                 self.write_to(b);
                 if let (Some(c), Some(first)) = (c, self.first) {
@@ -663,7 +729,8 @@ mod tests {
 
     /// A world that finalisation writes every way: hundreds of small bodies
     /// thrown down at a floor (fast, so swept against it, then kept in their
-    /// proxies or moved), bodies of two colliders (refitted), kinematic
+    /// proxies or moved), bodies of two colliders (bounded on the pool, and
+    /// their proxies moved with the others), kinematic
     /// bodies sliding along (refitted, in the index of immovables too) and a
     /// bullet.
     fn mixed_world() -> World {
@@ -677,8 +744,9 @@ mod tests {
             let shape = if i % 2 == 0 { Shape::circle(0.2) } else { Shape::rectangle(0.2, 0.15) };
             world.add_collider(b, ColliderDesc::new(shape)).unwrap();
         }
-        for i in 0..40 {
-            let b = world.add_body(BodyDesc::dynamic().translation(i as Real * 1.5 - 30.0, 14.0));
+        for i in 0..300 {
+            let (x, y) = ((i % 50) as Real * 1.2 - 30.0, 14.0 + (i / 50) as Real * 1.2);
+            let b = world.add_body(BodyDesc::dynamic().translation(x, y));
             world.add_collider(b, ColliderDesc::new(Shape::circle(0.3))).unwrap();
             let arm = ColliderDesc::new(Shape::segment(Point::new(0.3, 0.0), Point::new(0.7, 0.0)));
             world.add_collider(b, arm).unwrap();
@@ -700,14 +768,15 @@ mod tests {
     /// proxy box, which holds the bounds, and its hint names the proxy; and
     /// the index of immovables holds a fixed or kinematic body's collider
     /// around the same bounds. The steps must include bodies moved
-    /// ([`Writing::Moved`]) and enough swept ones to be written back on
-    /// several threads.
+    /// ([`Writing::Moved`]), enough swept ones to be written back on
+    /// several threads, and enough colliders of bodies with several to be
+    /// bounded on several threads.
     #[test]
     fn bounds_and_proxies_follow_the_bodies() {
         for threads in [1, 3] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let mut world = mixed_world();
-            let (mut moved, mut most_waiting) = (0, 0);
+            let (mut moved, mut most_waiting, mut most_several) = (0, 0, 0);
             for step in 0..40 {
                 pool.install(|| world.step(1.0 / 60.0).unwrap());
                 let margin = world.settings.speculative_distance;
@@ -725,9 +794,11 @@ mod tests {
                 }
                 moved += world.finished.iter().filter(|f| matches!(f.writing, Writing::Moved(_))).count();
                 most_waiting = most_waiting.max(world.finished.iter().filter(|f| f.waits).count());
+                most_several = most_several.max(world.collider_poses.len());
             }
             assert!(moved > 0, "bodies moved their proxies");
             assert!(most_waiting >= 2 * FINALIZE_CHUNK, "swept bodies written on several threads");
+            assert!(finalize_shares(most_several), "colliders bounded on several threads");
         }
     }
 }

@@ -86,6 +86,10 @@ pub struct World {
     /// what each move returned.
     pub(crate) proxy_moves: Vec<lamina_broadphase::Refit<ColliderKey>>,
     pub(crate) proxy_results: Vec<lamina_broadphase::RefitResult<ColliderKey>>,
+    /// The colliders of finished bodies with several, at their bodies' new
+    /// poses, and the move each one's proxy needs, if any.
+    pub(crate) collider_poses: Vec<(ColliderKey, lamina_geometry::Isometry)>,
+    pub(crate) collider_moves: Vec<Option<lamina_broadphase::Refit<ColliderKey>>>,
     /// What the infallible calls ([`World::new`], [`World::add_body`]) refused.
     pub(crate) refusals: Refusals,
 }
@@ -146,6 +150,8 @@ impl Clone for World {
             bullet_moves: Vec::new(),
             proxy_moves: Vec::new(),
             proxy_results: Vec::new(),
+            collider_poses: Vec::new(),
+            collider_moves: Vec::new(),
             refusals: self.refusals,
         }
     }
@@ -209,6 +215,8 @@ impl World {
             bullet_moves: Vec::new(),
             proxy_moves: Vec::new(),
             proxy_results: Vec::new(),
+            collider_poses: Vec::new(),
+            collider_moves: Vec::new(),
             refusals: Refusals::default(),
         }
     }

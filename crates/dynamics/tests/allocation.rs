@@ -70,7 +70,8 @@ fn chain() -> World {
     w
 }
 
-/// 2,304 small boxes 1.5 m apart, weightless, with their keys: steered
+/// 2,304 small boxes 1.5 m apart, half of them with a second collider
+/// (a ball beside them), weightless, with their keys: steered
 /// round circles of half a metre ([`circle`]), they never meet, and every
 /// one leaves its broad-phase proxy at every step. Each keeps to one region
 /// of the broad phase's grid (16 m, the default; 64 boxes to each): a box
@@ -85,6 +86,10 @@ fn crowd() -> (World, Vec<BodyKey>) {
         for j in 0..48 {
             let b = w.add_body(BodyDesc::dynamic().translation(place(i), place(j)));
             w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.1, 0.1))).unwrap();
+            if (i + j) % 2 == 0 {
+                let pose = lamina_geometry::Isometry::translation(0.25, 0.0);
+                w.add_collider(b, ColliderDesc::new(Shape::circle(0.1)).local_pose(pose)).unwrap();
+            }
             keys.push(b);
         }
     }
@@ -156,7 +161,8 @@ fn warm_steps_do_not_allocate() {
     assert_eq!(during, 0, "a warm large pyramid on two threads allocated");
 
     // Every proxy moves at every step: its refits are planned on the pool,
-    // and its regions re-sorted side by side.
+    // its regions re-sorted side by side, and the colliders of bodies with
+    // two bounded on the pool.
     let (mut crowd, keys) = crowd();
     pool.install(|| circle(120, &mut crowd, &keys, 0));
     let during = pool.install(|| circle(60, &mut crowd, &keys, 120));
