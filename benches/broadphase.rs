@@ -263,6 +263,31 @@ fn broad_phase(c: &mut Criterion) {
                     })
                 });
 
+                // The same batch handed over whole (`RefitBatch::refit_all`),
+                // as the world's finalisation does, on a pool of two
+                // threads: the moves are planned side by side and the
+                // crowded regions re-sorted side by side.
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a pool of two");
+                let mut s = scene(layout, n, percent);
+                let mut sap = filled(&s, &mut events);
+                let (mut refits, mut results) = (Vec::new(), Vec::new());
+                let mut step = 0u64;
+                group.bench_function(id("incremental, all at once (2 threads)"), |b| {
+                    pool.install(|| {
+                        b.iter(|| {
+                            step += 1;
+                            shift(&mut s, step);
+                            refits.clear();
+                            refits.extend(
+                                s.movers.iter().map(|&m| (m, hints[m as usize], s.tight[m as usize])),
+                            );
+                            sap.refit_batch().refit_all(&refits, &mut results);
+                            sap.update_pairs(&mut events);
+                            black_box(events.len())
+                        })
+                    })
+                });
+
                 let mut s = scene(layout, n, percent);
                 let mut resort = FullResort::new(&s.tight);
                 let mut step = 0u64;
