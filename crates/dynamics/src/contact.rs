@@ -18,6 +18,7 @@ use lamina_geometry::{Isometry, Point, Real, Rotation, Shape, Vec2};
 use lamina_narrowphase::FeatureId;
 
 use crate::body::BodyKind;
+use crate::prefetch::prefetch;
 use crate::{BodyKey, ColliderKey, ContactKey, World};
 
 /// One point of a contact's manifold, with the solver's memory of it.
@@ -409,17 +410,58 @@ impl World {
         // The immovable index makes no pairs; this keeps its regions in order.
         self.immovable_index.update_pairs(&mut events);
         self.broad_phase.update_pairs(&mut events);
-        for event in &events {
-            match *event {
-                PairEvent::Begin(a, b) => self.create_contact(a, b),
-                PairEvent::End(a, b) => {
-                    if let Some(key) = self.contact_of_pair.get(&(a, b)).copied() {
-                        self.destroy_contact(key);
-                    }
-                }
+        // Every end comes before every beginning.
+        let ends = events.partition_point(|event| matches!(event, PairEvent::End(..)));
+        let mut doomed = std::mem::take(&mut self.narrow.doomed);
+        doomed.clear();
+        doomed.extend(events[..ends].iter().filter_map(|event| match *event {
+            PairEvent::End(a, b) => self.contact_of_pair.get(&(a, b)).copied(),
+            PairEvent::Begin(..) => None,
+        }));
+        self.destroy_contacts_in_order(&doomed);
+        self.narrow.doomed = doomed;
+        for event in &events[ends..] {
+            if let PairEvent::Begin(a, b) = *event {
+                self.create_contact(a, b);
             }
         }
         self.narrow.pair_events = events;
+    }
+
+    /// Destroys the contacts `doomed` (live, each listed once) in order, as
+    /// [`World::destroy_contact`] does one by one. A fast crowd ends a few
+    /// thousand contacts a step, each touching records all over memory (the
+    /// contact, its two bodies, their lists of contacts): the records of
+    /// the contacts a few places ahead are asked for early ([`prefetch`]),
+    /// in stages, each stage reading what the one before brought in, so
+    /// that the waits overlap.
+    fn destroy_contacts_in_order(&mut self, doomed: &[ContactKey]) {
+        /// Contacts between two stages.
+        const AHEAD: usize = 8;
+        for (i, &key) in doomed.iter().enumerate() {
+            if let Some(&far) = doomed.get(i + 2 * AHEAD) {
+                // SAFETY: the contacts of `doomed` are live, and this loop
+                // destroys only the one at hand: `far`, further on, is
+                // still live, as `get_unchecked` requires.
+                prefetch(unsafe { self.contacts.get_unchecked(far) });
+            }
+            if let Some(c) = doomed.get(i + AHEAD).and_then(|&near| self.contacts.get(near)) {
+                for body in [c.body_a, c.body_b] {
+                    // SAFETY: a contact's bodies are live (removing a body
+                    // destroys its contacts first), as `get_unchecked`
+                    // requires.
+                    prefetch(unsafe { self.bodies.get_unchecked(body) });
+                }
+            }
+            if let Some(c) = doomed.get(i + 1).and_then(|&next| self.contacts.get(next)) {
+                for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
+                    if let Some(slot) = self.bodies.get(body).and_then(|b| b.contacts.get(at as usize)) {
+                        prefetch(slot);
+                    }
+                }
+            }
+            self.destroy_contact(key);
+        }
     }
 
     /// A contact for a new pair `a < b`, if the two colliders may touch.
@@ -762,5 +804,66 @@ mod tests {
                 proptest::prop_assert!(distance_now > margin, "distance {distance_now} within the margin");
             }
         }
+    }
+
+    /// 120 weightless stacks of three boxes, every other one thrown apart at
+    /// once: some 120 touching contacts end in one step, far more
+    /// than the stages of `World::destroy_contacts_in_order` look ahead.
+    /// After it, the oracle is the world's own bookkeeping, checked whole:
+    /// each body's list holds exactly the live contacts that name it, each
+    /// at the place the contact notes, the lookup by pair holds every live
+    /// contact and no other, and an end was reported for every touching
+    /// contact that went, and none for those that stayed.
+    #[test]
+    fn contacts_ended_together_leave_every_list_whole() {
+        use crate::{BodyDesc, ColliderDesc, ContactEvent, WorldSettings};
+        let mut w = World::new(WorldSettings { gravity: Vec2::zeros(), ..WorldSettings::default() });
+        let mut stacks = Vec::new();
+        for s in 0..120 {
+            let stack: Vec<BodyKey> = (0..3)
+                .map(|k| {
+                    let desc = BodyDesc::dynamic().translation(3.0 * s as Real, 1.0 * k as Real);
+                    let b = w.add_body(desc);
+                    w.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+                    b
+                })
+                .collect();
+            stacks.push(stack);
+        }
+        w.step(1.0 / 60.0).unwrap();
+        let touching_in = |w: &World, stack: &[BodyKey]| {
+            w.contacts.values().filter(|c| c.touching && stack.contains(&c.body_a)).count()
+        };
+        let thrown: usize = stacks.iter().step_by(2).map(|stack| touching_in(&w, stack)).sum();
+        let kept: usize = stacks.iter().skip(1).step_by(2).map(|stack| touching_in(&w, stack)).sum();
+        assert!(thrown >= 100 && kept >= 100, "{thrown} and {kept} touching contacts");
+        for stack in stacks.iter().step_by(2) {
+            for (k, &b) in stack.iter().enumerate() {
+                // The top box up, the bottom one down, the middle one still.
+                let v = Vec2::new(0.0, 200.0 * (k as Real - 1.0));
+                w.body_mut(b).unwrap().set_linear_velocity(v).unwrap();
+            }
+        }
+        w.step(1.0 / 60.0).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        let ends = w.contact_events().iter().filter(|e| matches!(e, ContactEvent::End { .. })).count();
+        assert_eq!(ends, thrown, "an end for every touching contact of the thrown stacks");
+        for stack in stacks.iter().step_by(2) {
+            assert!(w.contacts.values().all(|c| !stack.contains(&c.body_a) && !stack.contains(&c.body_b)));
+        }
+        assert_eq!(stacks.iter().skip(1).step_by(2).map(|stack| touching_in(&w, stack)).sum::<usize>(), kept);
+        assert_eq!(w.contact_of_pair.len(), w.contacts.len());
+        for (key, c) in &w.contacts {
+            assert_eq!(w.contact_of_pair.get(&(c.collider_a, c.collider_b)), Some(&key));
+            for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
+                assert_eq!(
+                    w.bodies[body].contacts.get(at as usize),
+                    Some(&key),
+                    "{key:?} in its body's list"
+                );
+            }
+        }
+        let listed: usize = w.bodies.values().map(|b| b.contacts.len()).sum();
+        assert_eq!(listed, 2 * w.contacts.len(), "each body lists only its live contacts");
     }
 }
