@@ -134,7 +134,8 @@ impl<K: Copy + Ord + std::hash::Hash> Drop for RefitBatch<'_, K> {
 /// last refit, and the new tight box.
 pub type Refit<K> = (K, ProxyHint, Aabb);
 
-/// What [`RefitBatch::refit`] returns for one refit.
+/// What [`RefitBatch::refit`] returns for one refit, and
+/// [`RefitBatch::refit_all`] hands over for each.
 pub type RefitResult<K> = Result<(Option<Aabb>, ProxyHint), BroadPhaseError<K>>;
 
 /// Refits per task when [`RefitBatch::refit_all`] plans them on the pool:
@@ -143,9 +144,11 @@ const PLAN_RUN: usize = 256;
 
 impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
     /// Announces every refit of `refits` ([`RefitBatch::announce`]), then
-    /// makes them in order ([`RefitBatch::refit`]); `results` is cleared,
-    /// then gets each one's result, in the same order. The state it leaves
-    /// and the results are those of the calls one by one.
+    /// makes them in order ([`RefitBatch::refit`]), handing each one's
+    /// result to `result` with its place in `refits`, in order. The state
+    /// it leaves and the results are those of the calls one by one. (The
+    /// results are handed over rather than listed: a list of them would be
+    /// as long as the crowd, kept for the next step.)
     ///
     /// For a step that moves a crowd, on the rayon pool where there are
     /// many refits (on one thread, they are made one by one). What each
@@ -155,25 +158,26 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
     /// re-sorted at the batch's end then only takes its new box, and the
     /// rest are made one by one. A key given twice makes the whole list go
     /// one by one. The re-sorts run side by side when the batch is dropped.
-    pub fn refit_all(&mut self, refits: &[Refit<K>], results: &mut Vec<RefitResult<K>>) {
-        results.clear();
-        let one_by_one = |batch: &mut Self, results: &mut Vec<RefitResult<K>>| {
+    pub fn refit_all(&mut self, refits: &[Refit<K>], mut result: impl FnMut(usize, RefitResult<K>)) {
+        let mut one_by_one = |batch: &mut Self| {
             for &(key, hint, aabb) in refits {
                 batch.announce(key, hint, &aabb);
             }
-            results.extend(refits.iter().map(|&(key, hint, aabb)| batch.refit(key, hint, aabb)));
+            for (i, &(key, hint, aabb)) in refits.iter().enumerate() {
+                result(i, batch.refit(key, hint, aabb));
+            }
         };
         // On one thread, planning first is only more passes over the same
         // records.
         if refits.len() < 2 * PLAN_RUN || rayon::current_num_threads() == 1 {
-            return one_by_one(self, results);
+            return one_by_one(self);
         }
         let mut planned = std::mem::take(&mut self.sap.planned);
         self.sap.plan_refits(refits, &mut planned);
         if self.sap.meets_twice(&planned) {
             planned.clear();
             self.sap.planned = planned;
-            return one_by_one(self, results);
+            return one_by_one(self);
         }
         if !self.chosen {
             // What `announce` counts, from the plans; then the choice the
@@ -191,9 +195,9 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
                 sap.grid.choose_resort(r);
             }
         }
-        for (&(key, hint, aabb), plan) in refits.iter().zip(&planned) {
+        for (i, (&(key, hint, aabb), plan)) in refits.iter().zip(&planned).enumerate() {
             let sap = &mut *self.sap;
-            let result = match plan.outcome {
+            let made = match plan.outcome {
                 Outcome::Fits => Ok((None, ProxyHint(plan.id))),
                 // All that `SweepAndPrune::relocate` does where every
                 // region waits for its re-sort.
@@ -206,7 +210,7 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
                 }
                 Outcome::SameCells | Outcome::Other => self.refit(key, hint, aabb),
             };
-            results.push(result);
+            result(i, made);
         }
         self.sap.planned = planned;
     }
@@ -251,6 +255,8 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> SweepAndPrune<K> {
     /// reading the broad phase only, on the pool.
     fn plan_refits(&self, refits: &[Refit<K>], planned: &mut Vec<PlannedRefit>) {
         planned.clear();
+        // Exactly: the list is kept from step to step.
+        planned.reserve_exact(refits.len());
         planned.resize(refits.len(), PlannedRefit::unset());
         let plan_run = |(refits, planned): (&[Refit<K>], &mut [PlannedRefit])| {
             for (&(key, hint, aabb), plan) in refits.iter().zip(planned) {
@@ -345,7 +351,7 @@ mod tests {
         let mut results = Vec::new();
         pool.install(|| {
             let mut batch = sap.refit_batch();
-            batch.refit_all(&refits, &mut results);
+            batch.refit_all(&refits, |_, r| results.push(r));
             // Planned, and most of them only take their new boxes.
             let grid = &batch.sap.grid;
             let resorted = |p: &PlannedRefit| p.regions[..p.count as usize].iter().all(|&r| grid.resorts(r));
@@ -374,7 +380,7 @@ mod tests {
         let (key, hint, aabb) = refits[7];
         refits.push((key, hint, Aabb::new(aabb.mins + Vec2::new(0.5, 0.0), aabb.maxs + Vec2::new(0.5, 0.0))));
         let mut results = Vec::new();
-        pool.install(|| sap.refit_batch().refit_all(&refits, &mut results));
+        pool.install(|| sap.refit_batch().refit_all(&refits, |_, r| results.push(r)));
         assert!(sap.planned.is_empty(), "the plans were dropped");
         for (&(key, hint, aabb), result) in refits.iter().zip(&results) {
             assert_eq!(*result, single.refit_hinted(key, hint, aabb));

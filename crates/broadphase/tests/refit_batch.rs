@@ -218,7 +218,12 @@ proptest! {
                 }
             }
             let mut outcomes = Vec::new();
-            pool.install(|| batched.refit_batch().refit_all(&refits, &mut outcomes));
+            pool.install(|| {
+                batched.refit_batch().refit_all(&refits, |i, outcome| {
+                    assert_eq!(i, outcomes.len(), "results in order");
+                    outcomes.push(outcome);
+                })
+            });
             prop_assert_eq!(outcomes.len(), refits.len());
             for (&(key, hint, aabb), outcome) in refits.iter().zip(&outcomes) {
                 let expected = single.refit_hinted(key, hint, aabb);

@@ -11,7 +11,7 @@ use crate::disjoint::{borrow_each, borrow_some, recycle};
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
 use crate::{BodyKey, ColliderKey, World};
-use lamina_broadphase::{Refit, RefitResult};
+use lamina_broadphase::Refit;
 use lamina_narrowphase::Sweep;
 
 impl World {
@@ -81,7 +81,7 @@ impl World {
         let mut finished = std::mem::take(&mut self.finished);
         let mut runs = std::mem::take(&mut self.finished_runs);
         self.finish_in_place(&awake, &mut finished, &mut runs, dt);
-        self.sweep_at_immovables(&awake, &mut finished, &runs, dt);
+        self.sweep_at_immovables(&awake, &mut finished, &mut runs, dt);
         let mut bullets = std::mem::take(&mut self.bullet_moves);
         bullets.clear();
         let mut poses = std::mem::take(&mut self.collider_poses);
@@ -175,10 +175,11 @@ impl World {
         finished.truncate(awake.len());
         finished.resize(awake.len(), FinishedBody::unset());
         let run = |(((bodies, colliders), states), out): BodyRun<'_, '_>| {
-            let mut run = FinishedRun { fast: 0, serial: false, waits: false };
+            let mut run = FinishedRun { fast: 0, moved: 0, serial: false, waits: false };
             for (((b, c), state), f) in bodies.iter_mut().zip(colliders).zip(states).zip(out) {
                 *f = finish(b, c.as_deref_mut(), state);
                 run.fast += u32::from(f.fast);
+                run.moved += u32::from(matches!(f.writing, Writing::Moved(_)));
                 run.waits |= f.waits;
                 run.serial |= f.waits || !matches!(f.writing, Writing::Kept(_));
             }
@@ -209,7 +210,7 @@ impl World {
         &mut self,
         awake: &[BodyKey],
         finished: &mut [FinishedBody],
-        runs: &[FinishedRun],
+        runs: &mut [FinishedRun],
         dt: Real,
     ) {
         let mut waiting = std::mem::take(&mut self.waiting);
@@ -243,6 +244,10 @@ impl World {
             waiting.par_iter().with_min_len(FINALIZE_CHUNK).map(sweep).collect_into_vec(&mut swept);
         }
         for (&i, &f) in waiting.iter().zip(&swept) {
+            // The run's count of moved bodies follows the sweep's verdict.
+            let was = matches!(finished[i as usize].writing, Writing::Moved(_));
+            let run = &mut runs[i as usize / FINALIZE_CHUNK];
+            run.moved = run.moved + u32::from(matches!(f.writing, Writing::Moved(_))) - u32::from(was);
             finished[i as usize] = f;
         }
         self.write_swept(awake, &waiting, &swept);
@@ -332,10 +337,13 @@ impl World {
         poses: &[(ColliderKey, Isometry)],
     ) {
         let mut moves = std::mem::take(&mut self.proxy_moves);
-        let mut results = std::mem::take(&mut self.proxy_results);
         let mut several = std::mem::take(&mut self.collider_moves);
         self.bound_colliders(poses, &mut several);
         moves.clear();
+        // Exactly as long as needed: the list is kept from step to step.
+        let count =
+            runs.iter().map(|run| run.moved as usize).sum::<usize>() + several.iter().flatten().count();
+        moves.reserve_exact(count);
         // The proxies to move, with their new bounds, in body order.
         moves.extend(serial_runs(runs, awake.len()).flat_map(|bodies| &finished[bodies]).filter_map(
             |b| match (&b.writing, b.first) {
@@ -344,10 +352,17 @@ impl World {
             },
         ));
         moves.extend(several.iter().flatten());
-        self.broad_phase.refit_batch().refit_all(&moves, &mut results);
-        self.note_proxy_moves(&moves, &results);
+        debug_assert_eq!(moves.len(), count, "the runs counted their moved bodies");
+        let colliders = &mut self.colliders;
+        self.broad_phase.refit_batch().refit_all(&moves, |i, result| {
+            if let (Ok((moved, hint)), Some(c)) = (result, colliders.get_mut(moves[i].0)) {
+                c.proxy_hint = hint;
+                if let Some(fat) = moved {
+                    c.proxy_box = fat;
+                }
+            }
+        });
         self.proxy_moves = moves;
-        self.proxy_results = results;
         self.collider_moves = several;
     }
 
@@ -386,42 +401,6 @@ impl World {
             .with_min_len(FINALIZE_CHUNK)
             .map(|(c, entry)| bound(entry, c))
             .collect_into_vec(moves);
-        self.borrowed_colliders = recycle(colliders);
-    }
-
-    /// Gives each collider whose proxy `moves` moved its hint and, where the
-    /// proxy took a new fat box, that box (`results`, the moves' results),
-    /// on several threads when there are many: each collider is a cache
-    /// miss of its own.
-    fn note_proxy_moves(&mut self, moves: &[Refit<ColliderKey>], results: &[RefitResult<ColliderKey>]) {
-        let note = |c: &mut crate::Collider, result: &RefitResult<ColliderKey>| {
-            if let Ok((moved, hint)) = *result {
-                c.proxy_hint = hint;
-                if let Some(fat) = moved {
-                    c.proxy_box = fat;
-                }
-            }
-        };
-        if !finalize_shares(moves.len()) || rayon::current_num_threads() == 1 {
-            for (&(ck, ..), result) in moves.iter().zip(results) {
-                if let Some(c) = self.colliders.get_mut(ck) {
-                    note(c, result);
-                }
-            }
-            return;
-        }
-        let mut colliders: Vec<&mut crate::Collider> = recycle(std::mem::take(&mut self.borrowed_colliders));
-        // SAFETY: each move is of a finished body's first collider, read
-        // from the body this step (one body, one move, and a collider
-        // belongs to one body), so the keys are live and distinct; nothing
-        // removed them since. Nothing reads the map until the references
-        // are dropped, when the buffer is recycled.
-        unsafe { borrow_each(&mut self.colliders, moves.iter().map(|&(ck, ..)| ck), &mut colliders) };
-        colliders
-            .par_iter_mut()
-            .zip(results.par_iter())
-            .with_min_len(FINALIZE_CHUNK)
-            .for_each(|(c, result)| note(c, result));
         self.borrowed_colliders = recycle(colliders);
     }
 
@@ -529,6 +508,9 @@ type BodyRun<'r, 'w> = (
 pub(crate) struct FinishedRun {
     /// Its bodies that moved far for their size.
     fast: u32,
+    /// Its bodies whose lone collider left its proxy ([`Writing::Moved`]),
+    /// after the sweeps.
+    moved: u32,
     /// Some body of it waits for the sweeps ([`FinishedBody::waits`]).
     waits: bool,
     /// Some body of it waits or is not [`Writing::Kept`]: held still, a

@@ -82,10 +82,8 @@ pub struct World {
     pub(crate) wake_scratch: Vec<BodyKey>,
     /// Fast bullets with their motion and how much of it they may keep.
     pub(crate) bullet_moves: Vec<(BodyKey, lamina_narrowphase::Sweep, Real)>,
-    /// The broad-phase proxies `finalize` moves, with their new bounds, and
-    /// what each move returned.
+    /// The broad-phase proxies `finalize` moves, with their new bounds.
     pub(crate) proxy_moves: Vec<lamina_broadphase::Refit<ColliderKey>>,
-    pub(crate) proxy_results: Vec<lamina_broadphase::RefitResult<ColliderKey>>,
     /// The colliders of finished bodies with several, at their bodies' new
     /// poses, and the move each one's proxy needs, if any.
     pub(crate) collider_poses: Vec<(ColliderKey, lamina_geometry::Isometry)>,
@@ -149,7 +147,6 @@ impl Clone for World {
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
             proxy_moves: Vec::new(),
-            proxy_results: Vec::new(),
             collider_poses: Vec::new(),
             collider_moves: Vec::new(),
             refusals: self.refusals,
@@ -214,7 +211,6 @@ impl World {
             wake_scratch: Vec::new(),
             bullet_moves: Vec::new(),
             proxy_moves: Vec::new(),
-            proxy_results: Vec::new(),
             collider_poses: Vec::new(),
             collider_moves: Vec::new(),
             refusals: Refusals::default(),
