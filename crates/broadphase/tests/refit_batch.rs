@@ -22,6 +22,7 @@ use common::{Rng, aabb, brute_force_pairs};
 use lamina_broadphase::{BroadPhaseSettings, ProxyHint, Refit, SweepAndPrune};
 use lamina_geometry::{Aabb, Real};
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 /// A box near `(x, y)`, up to `size` on each side.
 fn near(rng: &mut Rng, x: Real, y: Real, size: Real) -> Aabb {
@@ -60,6 +61,53 @@ fn brute_force_answers(fat: &BTreeMap<u32, Aabb>) -> Vec<Vec<u32>> {
     query_boxes().map(|q| fat.iter().filter(|(_, b)| touches(&q, b)).map(|(&k, _)| k).collect()).collect()
 }
 
+/// `count` proxies (keys 0 and up) at random places within `spread` of the
+/// origin, each box up to `size` on a side, and two copies of them with
+/// their pairs made: one to refit in batches, one to refit one by one. Also
+/// the places.
+fn twin_crowds(
+    rng: &mut Rng,
+    settings: BroadPhaseSettings,
+    count: usize,
+    spread: Real,
+    size: Real,
+) -> (SweepAndPrune<u32>, SweepAndPrune<u32>, Vec<(Real, Real)>) {
+    let mut batched = SweepAndPrune::<u32>::with_settings(settings).unwrap();
+    let mut places = Vec::new();
+    for key in 0..count as u32 {
+        let (x, y) = (rng.range(-spread, spread), rng.range(-spread, spread));
+        batched.insert(key, near(rng, x, y, size)).unwrap();
+        places.push((x, y));
+    }
+    let mut single = batched.clone();
+    batched.update_pairs(&mut Vec::new());
+    single.update_pairs(&mut Vec::new());
+    (batched, single, places)
+}
+
+/// Brings both structures' pairs up to date and checks that they agree:
+/// the same events, pairs and query answers, and the batched one's pairs
+/// and answers against brute force over its fat boxes (keys below `keys`),
+/// so that the two cannot agree on a wrong answer.
+fn pairs_agree(
+    batched: &mut SweepAndPrune<u32>,
+    single: &mut SweepAndPrune<u32>,
+    keys: u32,
+) -> Result<(), TestCaseError> {
+    let (mut events_batched, mut events_single) = (Vec::new(), Vec::new());
+    batched.update_pairs(&mut events_batched);
+    single.update_pairs(&mut events_single);
+    prop_assert_eq!(&events_batched, &events_single);
+    prop_assert_eq!(batched.pairs().collect::<Vec<_>>(), single.pairs().collect::<Vec<_>>());
+    prop_assert_eq!(answers(batched), answers(single));
+    let fat: BTreeMap<u32, Aabb> = (0..keys).filter_map(|k| batched.fat_aabb(k).map(|b| (k, b))).collect();
+    let mut pairs: Vec<(u32, u32)> = batched.pairs().collect();
+    pairs.sort_unstable();
+    prop_assert_eq!(pairs, brute_force_pairs(&fat));
+    prop_assert_eq!(answers(batched), brute_force_answers(&fat));
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
@@ -73,17 +121,7 @@ proptest! {
     ) {
         let mut rng = Rng(seed);
         let settings = BroadPhaseSettings { margin, region_size };
-        let mut batched = SweepAndPrune::<u32>::with_settings(settings).unwrap();
-        let mut places: Vec<(Real, Real)> = Vec::new();
-        for key in 0..count as u32 {
-            let (x, y) = (rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
-            batched.insert(key, near(&mut rng, x, y, 1.0)).unwrap();
-            places.push((x, y));
-        }
-        let mut single = batched.clone();
-        let (mut events_batched, mut events_single) = (Vec::new(), Vec::new());
-        batched.update_pairs(&mut events_batched);
-        single.update_pairs(&mut events_single);
+        let (mut batched, mut single, places) = twin_crowds(&mut rng, settings, count, 10.0, 1.0);
         for _ in 0..rounds {
             // Most of the crowd drifts a little, a few jump far or grow,
             // some keys come twice, a few are unknown or their boxes invalid.
@@ -130,18 +168,7 @@ proptest! {
                 // Written out, so that the NaN of a refused box equals itself.
                 prop_assert_eq!(format!("{outcome:?}"), format!("{expected:?}"), "refit of {}", key);
             }
-            batched.update_pairs(&mut events_batched);
-            single.update_pairs(&mut events_single);
-            prop_assert_eq!(&events_batched, &events_single);
-            prop_assert_eq!(batched.pairs().collect::<Vec<_>>(), single.pairs().collect::<Vec<_>>());
-            prop_assert_eq!(answers(&batched), answers(&single));
-            // And both against brute force over the batched proxies' fat boxes.
-            let fat: BTreeMap<u32, Aabb> =
-                (0..count as u32 + 3).filter_map(|k| batched.fat_aabb(k).map(|b| (k, b))).collect();
-            let mut pairs: Vec<(u32, u32)> = batched.pairs().collect();
-            pairs.sort_unstable();
-            prop_assert_eq!(pairs, brute_force_pairs(&fat));
-            prop_assert_eq!(answers(&batched), brute_force_answers(&fat));
+            pairs_agree(&mut batched, &mut single, count as u32 + 3)?;
             // The calls after a batch find the proxies where it left them.
             let key = rng.below(count) as u32;
             prop_assert_eq!(batched.remove(key), single.remove(key));
@@ -179,17 +206,7 @@ proptest! {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let mut rng = Rng(seed);
         let settings = BroadPhaseSettings { margin: 0.1, region_size };
-        let mut batched = SweepAndPrune::<u32>::with_settings(settings).unwrap();
-        let mut places: Vec<(Real, Real)> = Vec::new();
-        for key in 0..count as u32 {
-            let (x, y) = (rng.range(-20.0, 20.0), rng.range(-20.0, 20.0));
-            batched.insert(key, near(&mut rng, x, y, 0.5)).unwrap();
-            places.push((x, y));
-        }
-        let mut single = batched.clone();
-        let (mut events_batched, mut events_single) = (Vec::new(), Vec::new());
-        batched.update_pairs(&mut events_batched);
-        single.update_pairs(&mut events_single);
+        let (mut batched, mut single, places) = twin_crowds(&mut rng, settings, count, 20.0, 0.5);
         for _ in 0..rounds {
             // Most of the crowd drifts (most of it out of its fat box), a
             // few jump far, grow past the grid or cross a region's border;
@@ -230,16 +247,7 @@ proptest! {
                 // Written out, so that the NaN of a refused box equals itself.
                 prop_assert_eq!(format!("{outcome:?}"), format!("{expected:?}"), "refit of {}", key);
             }
-            pool.install(|| batched.update_pairs(&mut events_batched));
-            single.update_pairs(&mut events_single);
-            prop_assert_eq!(&events_batched, &events_single);
-            prop_assert_eq!(answers(&batched), answers(&single));
-            let fat: BTreeMap<u32, Aabb> =
-                (0..count as u32 + 3).filter_map(|k| batched.fat_aabb(k).map(|b| (k, b))).collect();
-            let mut pairs: Vec<(u32, u32)> = batched.pairs().collect();
-            pairs.sort_unstable();
-            prop_assert_eq!(pairs, brute_force_pairs(&fat));
-            prop_assert_eq!(answers(&batched), brute_force_answers(&fat));
+            pool.install(|| pairs_agree(&mut batched, &mut single, count as u32 + 3))?;
         }
     }
 }
