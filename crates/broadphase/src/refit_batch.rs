@@ -25,9 +25,10 @@
 //! ([`RefitBatch::refit_all`]). What each refit will do is then worked out
 //! first, on the rayon pool, from the structure as it stands: only the
 //! proxy's own record decides it, so the plans cannot depend on each other
-//! unless a key comes twice (then the list goes one by one). The refits
-//! whose regions all wait for the re-sort only take their new boxes, and
-//! the re-sorts, each region's own work, run side by side at the end.
+//! unless a key comes twice (then the list goes one by one). The refits are
+//! then made in order from their plans, those whose regions all wait for
+//! the re-sort only taking their new boxes, and the re-sorts, each region's
+//! own work, run side by side at the end.
 //!
 //! Either way a region's array ends sorted by its entries' keys (the lower
 //! end, then the id: a total order), so it is the array the refits one by
@@ -154,10 +155,12 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
     /// many refits (on one thread, they are made one by one). What each
     /// one will do is first worked out from the broad phase as it stands:
     /// the proxy's id, whether the box still fits, the new fat box, and
-    /// whether it stays in the same regions. A proxy whose regions are all
-    /// re-sorted at the batch's end then only takes its new box, and the
-    /// rest are made one by one. A key given twice makes the whole list go
-    /// one by one. The re-sorts run side by side when the batch is dropped.
+    /// whether it stays in the same regions. The refits are then made in
+    /// order from their plans: a proxy that keeps its regions moves within
+    /// them (only taking its new box where they all wait for the batch's
+    /// re-sort), and the rest are made as [`RefitBatch::refit`] makes them.
+    /// A key given twice makes the whole list go one by one. The re-sorts
+    /// run side by side when the batch is dropped.
     pub fn refit_all(&mut self, refits: &[Refit<K>], mut result: impl FnMut(usize, RefitResult<K>)) {
         let mut one_by_one = |batch: &mut Self| {
             for &(key, hint, aabb) in refits {
@@ -197,18 +200,16 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
         }
         for (i, (&(key, hint, aabb), plan)) in refits.iter().zip(&planned).enumerate() {
             let sap = &mut *self.sap;
+            // What `SweepAndPrune::refit_hinted` would do, without finding
+            // again what the plan found.
             let made = match plan.outcome {
                 Outcome::Fits => Ok((None, ProxyHint(plan.id))),
-                // All that `SweepAndPrune::relocate` does where every
-                // region waits for its re-sort.
-                Outcome::SameCells
-                    if plan.regions[..plan.count as usize].iter().all(|&r| sap.grid.resorts(r)) =>
-                {
-                    sap.proxies[plan.id as usize].fat = plan.fat;
+                Outcome::SameCells => {
+                    sap.move_within_cells(plan.id, plan.fat);
                     sap.queue(plan.id);
                     Ok((Some(plan.fat), ProxyHint(plan.id)))
                 }
-                Outcome::SameCells | Outcome::Other => self.refit(key, hint, aabb),
+                Outcome::Other => self.refit(key, hint, aabb),
             };
             result(i, made);
         }

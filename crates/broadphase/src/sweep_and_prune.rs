@@ -847,31 +847,36 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// The arrays end as a removal and re-insertion would leave them: their
     /// order is the entries' own.
     fn relocate(&mut self, id: u32, fat: Aabb) {
-        let proxy = &self.proxies[id as usize];
-        let old = proxy.fat;
-        if let Placement::Grid { range, regions, mut hints, count } = proxy.placement {
+        if let Placement::Grid { range, .. } = self.proxies[id as usize].placement {
             match self.grid.grid_range(&fat) {
-                Some(new_range) if new_range == range => {
-                    for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
-                        // A region re-sorted at the end of a batch of refits
-                        // takes the new box then (`RegionGrid::end_batch`).
-                        if !self.grid.resorts(r) {
-                            *hint = self.grid.replace(r, id, &old, &fat, *hint);
-                        }
-                    }
-                    let proxy = &mut self.proxies[id as usize];
-                    proxy.fat = fat;
-                    proxy.placement = Placement::Grid { range, regions, hints, count };
-                    return;
-                }
-                Some(new_range) => {
-                    self.cross_borders(id, fat, new_range);
-                    return;
-                }
+                Some(new_range) if new_range == range => return self.move_within_cells(id, fat),
+                Some(new_range) => return self.cross_borders(id, fat, new_range),
                 None => {}
             }
         }
         self.replace_whole(id, fat);
+    }
+
+    /// [`SweepAndPrune::relocate`] for a proxy of the grid whose new fat box
+    /// `fat` lies in the cells of its present one: its entry walks to its new
+    /// place in each of its regions, except in those re-sorted at the end of
+    /// an open batch of refits, which take the new box then
+    /// (`RegionGrid::end_batch`).
+    pub(crate) fn move_within_cells(&mut self, id: u32, fat: Aabb) {
+        let proxy = &self.proxies[id as usize];
+        let Placement::Grid { range, regions, mut hints, count } = proxy.placement else {
+            // Not in the grid after all (the callers check): placed afresh.
+            return self.replace_whole(id, fat);
+        };
+        let old = proxy.fat;
+        for (&r, hint) in regions[..count as usize].iter().zip(&mut hints) {
+            if !self.grid.resorts(r) {
+                *hint = self.grid.replace(r, id, &old, &fat, *hint);
+            }
+        }
+        let proxy = &mut self.proxies[id as usize];
+        proxy.fat = fat;
+        proxy.placement = Placement::Grid { range, regions, hints, count };
     }
 
     /// Detaches proxy `id`, gives it the fat box `fat` and attaches it again.

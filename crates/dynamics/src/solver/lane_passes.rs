@@ -141,27 +141,25 @@ impl LanePass for WarmStart {
     }
 }
 
-/// One pass of sequential impulses, with or without the position bias.
+/// One pass of sequential impulses, with the position bias (the contacts'
+/// softness and the fastest push out of an overlap, m/s) or without it.
 pub(crate) struct Solve {
     pub inv_h: Real,
-    pub max_push: Real,
-    pub use_bias: bool,
-    /// The contacts' softness, where the pass uses the bias.
-    pub softness: ContactSoftness,
+    pub bias: Option<(ContactSoftness, Real)>,
 }
 
 impl LanePass for Solve {
     #[inline(always)]
     fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
-        bundle.solve(states, self.inv_h, self.use_bias.then_some((&self.softness, self.max_push)));
+        bundle.solve(states, self.inv_h, self.bias.as_ref().map(|(softness, push)| (softness, *push)));
     }
     #[inline(always)]
     fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
-        bundle.solve(states, self.use_bias);
+        bundle.solve(states, self.bias.is_some());
     }
     #[inline(always)]
     fn revolutes<W: Lanes>(&self, bundle: &mut RevoluteBundle<W>, states: &States) {
-        bundle.solve(states, self.inv_h, self.use_bias);
+        bundle.solve(states, self.inv_h, self.bias.is_some());
     }
 }
 

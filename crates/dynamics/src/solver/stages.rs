@@ -641,11 +641,11 @@ impl Solver {
                     view.run_colors(c, items, |j, st| j.warm_start(st), &WarmStart)
                 },
                 Pass::Solve(c) => unsafe {
-                    let solve = Solve { inv_h, max_push, use_bias: true, softness };
+                    let solve = Solve { inv_h, bias: Some((softness, max_push)) };
                     view.run_colors(c, items, |j, st| j.solve(st, inv_h, true), &solve)
                 },
                 Pass::Relax(c) => unsafe {
-                    let relax = Solve { inv_h, max_push, use_bias: false, softness };
+                    let relax = Solve { inv_h, bias: None };
                     view.run_colors(c, items, |j, st| j.solve(st, inv_h, false), &relax)
                 },
                 Pass::Restitution(c) => unsafe {
