@@ -72,8 +72,8 @@ impl<K: Copy + Ord + std::hash::Hash> SweepAndPrune<K> {
     /// Re-sorts the regions whose entries wait for the end of a batch, and
     /// forgets the batch; nothing when none is open.
     pub(crate) fn complete_batch(&mut self) {
-        let proxies = ProxyView(&self.proxies);
-        self.grid.end_batch(&self.batch_regions, |id| *proxies.fat(id));
+        let (share, proxies) = (self.may_share(), ProxyView(&self.proxies));
+        self.grid.end_batch(&self.batch_regions, share, |id| *proxies.fat(id));
         self.batch_regions.clear();
     }
 }
@@ -172,7 +172,7 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
         };
         // On one thread, planning first is only more passes over the same
         // records.
-        if refits.len() < 2 * PLAN_RUN || rayon::current_num_threads() == 1 {
+        if !self.sap.shares(refits.len(), 2 * PLAN_RUN) {
             return one_by_one(self);
         }
         let mut planned = std::mem::take(&mut self.sap.planned);

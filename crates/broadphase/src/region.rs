@@ -612,9 +612,9 @@ impl RegionGrid {
     /// the order the batch first counted them): a region chosen for it is
     /// re-sorted ([`Region::resort`]) and touched, and every one leaves the
     /// batch. The re-sorts are each region's own work: they run side by
-    /// side on the rayon pool when they hold enough entries between them,
-    /// and no one region holds most of them.
-    pub(crate) fn end_batch(&mut self, batch: &[u32], fat: impl Fn(u32) -> Aabb + Sync) {
+    /// side on the rayon pool when `share` lets them, they hold enough
+    /// entries between them, and no one region holds most of them.
+    pub(crate) fn end_batch(&mut self, batch: &[u32], share: bool, fat: impl Fn(u32) -> Aabb + Sync) {
         let (mut entries, mut largest) = (0, 0);
         for &r in batch {
             let region = &self.regions[r as usize];
@@ -638,7 +638,7 @@ impl RegionGrid {
                 self.touch(r);
             }
         }
-        if entries < PARALLEL_RESORT_ENTRIES || 2 * largest > entries || rayon::current_num_threads() == 1 {
+        if !share || entries < PARALLEL_RESORT_ENTRIES || 2 * largest > entries {
             for &r in batch {
                 end(&mut self.regions[r as usize]);
             }

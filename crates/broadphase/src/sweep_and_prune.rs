@@ -230,6 +230,10 @@ pub struct SweepAndPrune<K> {
     pub(crate) planned: Vec<crate::refit_batch::PlannedRefit>,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) met: Vec<u64>,
+    /// Set by [`SweepAndPrune::set_shares_work`] to keep the batch work on
+    /// the calling thread (not written: a broad phase read back shares).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    alone: bool,
 }
 
 impl<K: Copy + Ord + Hash> Default for SweepAndPrune<K> {
@@ -313,7 +317,36 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             batch_regions: Vec::new(),
             planned: Vec::new(),
             met: Vec::new(),
+            alone: false,
         }
+    }
+
+    /// Whether [`SweepAndPrune::update_pairs`] and
+    /// [`RefitBatch::refit_all`](crate::RefitBatch::refit_all) may share
+    /// their work with the rayon pool where they have enough of it (the
+    /// default), or keep it on the calling thread: for an owner that found
+    /// its step faster on one thread than on the pool. The results are the
+    /// same bits either way.
+    pub fn set_shares_work(&mut self, shares: bool) {
+        self.alone = !shares;
+    }
+
+    /// Whether batch work may be shared with the pool (see
+    /// [`SweepAndPrune::set_shares_work`]).
+    pub fn shares_work(&self) -> bool {
+        !self.alone
+    }
+
+    /// Whether work may be shared with the pool at all: it has another
+    /// thread, and the owner lets it.
+    pub(crate) fn may_share(&self) -> bool {
+        !self.alone && rayon::current_num_threads() > 1
+    }
+
+    /// Whether work of `items` items, worth sharing from `from` items on,
+    /// is shared with the pool.
+    pub(crate) fn shares(&self, items: usize, from: usize) -> bool {
+        items >= from && self.may_share()
     }
 
     /// The settings this broad phase was built with.
@@ -702,7 +735,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             }
         };
         let searches = &self.searches;
-        if searches.len() < PARALLEL_SEARCHES || rayon::current_num_threads() == 1 {
+        if !self.shares(searches.len(), PARALLEL_SEARCHES) {
             for s in searches {
                 search(s, &mut hits);
             }
@@ -779,7 +812,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         };
         self.unchanged.clear();
         self.unchanged.resize(movers.len(), false);
-        if movers.len() < 2 * UNCHANGED_RUN || rayon::current_num_threads() == 1 {
+        if !self.shares(movers.len(), 2 * UNCHANGED_RUN) {
             tell(0, &mut self.unchanged);
         } else {
             self.unchanged

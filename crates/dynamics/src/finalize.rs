@@ -185,7 +185,7 @@ impl World {
             }
             run
         };
-        if !finalize_shares(awake.len()) {
+        if !self.threads.share(awake.len(), 2 * FINALIZE_CHUNK) {
             runs.clear();
             let chunks = bodies.chunks_mut(FINALIZE_CHUNK).zip(colliders.chunks_mut(FINALIZE_CHUNK));
             let chunks = chunks.zip(states.chunks(FINALIZE_CHUNK)).zip(finished.chunks_mut(FINALIZE_CHUNK));
@@ -237,7 +237,7 @@ impl World {
             }
             f
         };
-        if waiting.len() < 2 * FINALIZE_CHUNK {
+        if !self.threads.share(waiting.len(), 2 * FINALIZE_CHUNK) {
             swept.clear();
             swept.extend(waiting.iter().map(sweep));
         } else {
@@ -267,7 +267,7 @@ impl World {
             Writing::Kept(ck) | Writing::Moved(ck) => Some(ck),
             _ => None,
         };
-        if waiting.len() < 2 * FINALIZE_CHUNK {
+        if !self.threads.share(waiting.len(), 2 * FINALIZE_CHUNK) {
             for (&i, f) in waiting.iter().zip(swept) {
                 let b = &mut self.bodies[awake[i as usize]];
                 f.write_in_place(b, kept(f).and_then(|ck| self.colliders.get_mut(ck)));
@@ -381,7 +381,7 @@ impl World {
             (!c.proxy_box.contains(&c.aabb)).then_some((*ck, c.proxy_hint, c.aabb))
         };
         moves.clear();
-        if !finalize_shares(poses.len()) || rayon::current_num_threads() == 1 {
+        if !self.threads.share(poses.len(), 2 * FINALIZE_CHUNK) {
             moves.extend(
                 poses.iter().map(|entry| self.colliders.get_mut(entry.0).and_then(|c| bound(entry, c))),
             );
@@ -434,9 +434,14 @@ impl World {
     /// its own, then moves each back to its first touch.
     fn sweep_bullets(&mut self, bullets: &mut [(BodyKey, Sweep, Real)], dt: Real) {
         let world = &*self;
-        bullets.par_iter_mut().for_each(|(key, sweep, fraction)| {
+        let sweep = |(key, sweep, fraction): &mut (BodyKey, Sweep, Real)| {
             *fraction = world.sweep_fraction(*key, sweep, SweepTargets::AllButBullets, dt).fraction;
-        });
+        };
+        if self.threads.share(bullets.len(), 2) {
+            bullets.par_iter_mut().for_each(sweep);
+        } else {
+            bullets.iter_mut().for_each(sweep);
+        }
         for &(key, sweep, fraction) in bullets.iter() {
             if fraction < 1.0 {
                 let pose = sweep.pose_at(fraction);
@@ -478,7 +483,7 @@ fn first_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> FirstBoun
 /// [`FinishedRun`].
 const FINALIZE_CHUNK: usize = 256;
 
-/// Whether finalising `awake` bodies shares them with the pool.
+/// Whether finalising `awake` bodies is worth sharing with the pool.
 pub(crate) fn finalize_shares(awake: usize) -> bool {
     awake >= 2 * FINALIZE_CHUNK
 }

@@ -44,6 +44,7 @@ mod island;
 mod joint;
 mod key_set;
 mod narrow_phase;
+mod pace;
 mod pair_hash;
 mod pool_poller;
 mod prefetch;

@@ -245,8 +245,8 @@ pub(crate) struct NarrowPhase {
 
 impl NarrowPhase {
     /// Whether the last refresh had enough contacts to share them with the
-    /// pool: the sign of a step that shares its work (see `pool_poller.rs`).
-    pub(crate) fn refresh_was_shared(&self) -> bool {
+    /// pool: the sign of a step worth sharing (see `step.rs`).
+    pub(crate) fn had_contacts_to_share(&self) -> bool {
         self.keys.len() >= NARROW_PARALLEL_MIN
     }
 
@@ -356,7 +356,7 @@ impl World {
                 *s = visit(c, m);
             }
         };
-        if n < NARROW_PARALLEL_MIN {
+        if !self.threads.share(n, NARROW_PARALLEL_MIN) {
             run((&mut borrowed, (&mut manifolds, &mut summaries)));
         } else {
             borrowed

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use lamina_geometry::Real;
 
 use crate::finalize::finalize_shares;
+use crate::pace::Threads;
 use crate::pool_poller::with_poller;
 use crate::settings::{MAX_TIME_STEP, MIN_TIME_STEP};
 use crate::{World, WorldError};
@@ -23,10 +24,26 @@ impl World {
             return Err(WorldError::InvalidTimeStep { dt });
         }
         // Judged by the last step (the first step of a large world runs
-        // without a poller): its narrow phase shared its contacts, or its
-        // finalisation its bodies (a world of joints has few contacts).
-        let shares_work = self.narrow.refresh_was_shared() || finalize_shares(self.solver.states.len());
-        with_poller(shares_work, || self.run_stages(dt));
+        // unpaced, without a poller): its narrow phase had contacts enough
+        // to share, or its finalisation bodies enough (a world of joints has
+        // few contacts). Such a step runs on the pool or alone, as its pace
+        // finds faster (`pace.rs`).
+        let pool = Threads::of_pool();
+        let shares_work = pool.count() > 1
+            && (self.narrow.had_contacts_to_share() || finalize_shares(self.solver.states.len()));
+        let (shared, timed) = if shares_work { self.step_pace.choose() } else { (true, false) };
+        #[cfg(test)]
+        let shared = self.force_shared.unwrap_or(shared);
+        self.threads = if shared { pool } else { Threads::ALONE };
+        self.broad_phase.set_shares_work(shared);
+        self.immovable_index.set_shares_work(shared);
+        self.solver.threads = self.threads;
+        let start = timed.then(Instant::now);
+        with_poller(shares_work && shared, || self.run_stages(dt));
+        if let Some(start) = start {
+            let work = self.solver.states.len() + self.contacts.len();
+            self.step_pace.record(shared, work, start.elapsed().as_secs_f64());
+        }
         Ok(())
     }
 
@@ -116,7 +133,7 @@ impl World {
         debug_assert!(narrow.manifolds_are_current(s.contact_places(), &self.contacts, &self.bodies));
         s.prepare(&self.bodies, &self.joints, &settings, h);
         let preparing = laps.lap();
-        s.run_substeps(&narrow.manifolds, &settings, substeps, h, rayon::current_num_threads());
+        s.run_substeps(&narrow.manifolds, &settings, substeps, h);
         let substep_time = laps.lap();
         s.store_impulses(&mut self.contacts, &self.narrow.keys, &mut self.joints, h);
         self.profile.substeps = substep_time;
@@ -154,5 +171,104 @@ impl Laps {
     /// The time from the start to the last lap.
     fn total(&self) -> Duration {
         self.last - self.start
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use lamina_geometry::{Real, Shape, Vec2};
+
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use crate::pace::Threads;
+    use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
+
+    /// A pile of 800 boxes dropped in a tight grid onto a floor, with a
+    /// few thrown fast: enough contacts and bodies for every stage to share.
+    fn pile() -> World {
+        let settings = WorldSettings { enable_sleep: false, ..WorldSettings::default() };
+        let mut world = World::new(settings);
+        let floor = world.add_body(BodyDesc::fixed());
+        world.add_collider(floor, ColliderDesc::new(Shape::rectangle(40.0, 0.5))).unwrap();
+        for i in 0..800 {
+            let (x, y) = ((i % 40) as Real * 0.5 - 10.0, 1.0 + (i / 40) as Real * 0.5);
+            let mut body = BodyDesc::dynamic().translation(x, y);
+            if i % 97 == 0 {
+                body = body.linear_velocity(Vec2::new(0.0, -60.0));
+            }
+            let b = world.add_body(body);
+            world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.22, 0.22))).unwrap();
+        }
+        world
+    }
+
+    /// A step run alone on a pool of three threads hands no work to the
+    /// pool's other threads, which wait for any (no poller, no team, no
+    /// shared refresh, list or refit), and tells its broad phases to keep
+    /// their work too; it gives the same bits, step by step, as the same
+    /// world stepped sharing its work, whose work the other threads do run.
+    #[test]
+    fn a_step_alone_shares_nothing_and_gives_the_bits_of_a_step_shared() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let (mut shared, mut alone) = (pile(), pile());
+        shared.force_shared = Some(true);
+        alone.force_shared = Some(false);
+        let (started, stop, taken) = (AtomicUsize::new(0), AtomicBool::new(false), AtomicUsize::new(0));
+        // Runs whatever work the pool offers until told to stop, counting it.
+        let wait_for_work = || {
+            started.fetch_add(1, Ordering::SeqCst);
+            while !stop.load(Ordering::SeqCst) {
+                match rayon::yield_now() {
+                    Some(rayon::Yield::Executed) => _ = taken.fetch_add(1, Ordering::SeqCst),
+                    _ => std::hint::spin_loop(),
+                }
+            }
+        };
+        let (taken_alone, taken_shared) = pool.install(|| {
+            rayon::scope(|scope| {
+                scope.spawn(|_| wait_for_work());
+                scope.spawn(|_| wait_for_work());
+                while started.load(Ordering::SeqCst) < 2 {
+                    std::hint::spin_loop();
+                }
+                let (mut taken_alone, mut taken_shared) = (0, 0);
+                for step in 0..40 {
+                    let before = taken.load(Ordering::SeqCst);
+                    alone.step(1.0 / 60.0).unwrap();
+                    let after = taken.load(Ordering::SeqCst);
+                    shared.step(1.0 / 60.0).unwrap();
+                    taken_alone += after - before;
+                    taken_shared += taken.load(Ordering::SeqCst) - after;
+                    assert_eq!(alone.threads, Threads::ALONE);
+                    assert!(!alone.broad_phase.shares_work() && !alone.immovable_index.shares_work());
+                    assert!(shared.broad_phase.shares_work() && shared.immovable_index.shares_work());
+                    assert_eq!(alone.state_hash(), shared.state_hash(), "step {step}");
+                }
+                stop.store(true, Ordering::SeqCst);
+                (taken_alone, taken_shared)
+            })
+        });
+        assert_eq!(taken_alone, 0, "work of the steps alone ran on the other threads");
+        assert!(taken_shared > 0, "no work of the shared steps ran on the other threads");
+    }
+
+    /// Left to its pace, a world that shares its work runs its first three
+    /// such steps on the pool and the next three alone, then the way that
+    /// timed faster: the pace's choices reach the step. (The first step
+    /// is not paced: the world had no contacts to judge it by.)
+    #[test]
+    fn the_step_pace_tries_both_ways_first() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let mut world = pile();
+        world.force_shared = None;
+        let ways: Vec<bool> = pool.install(|| {
+            (0..7)
+                .map(|_| {
+                    world.step(1.0 / 60.0).unwrap();
+                    world.threads != Threads::ALONE
+                })
+                .collect()
+        });
+        assert_eq!(ways, [true, true, true, true, false, false, false]);
     }
 }

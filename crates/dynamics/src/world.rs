@@ -15,6 +15,7 @@ use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
 use crate::narrow_phase::NarrowPhase;
+use crate::pace::{Pace, Threads};
 use crate::pair_hash::ContactOfPair;
 use crate::profile::StepProfile;
 use crate::slot_keys::SlotKeys;
@@ -90,6 +91,15 @@ pub struct World {
     pub(crate) collider_moves: Vec<Option<lamina_broadphase::Refit<ColliderKey>>>,
     /// What the infallible calls ([`World::new`], [`World::add_body`]) refused.
     pub(crate) refusals: Refusals,
+    /// The threads this step's stages may share their work with, and the
+    /// pace that chooses between the pool and the calling thread alone for
+    /// whole steps (`pace.rs`).
+    pub(crate) threads: Threads,
+    pub(crate) step_pace: Pace,
+    /// Runs every step shared (or alone) whatever the pace says (for tests
+    /// that compare the two ways).
+    #[cfg(test)]
+    pub(crate) force_shared: Option<bool>,
 }
 
 /// The bad input that calls without an error to return replaced by a safe
@@ -150,6 +160,10 @@ impl Clone for World {
             collider_poses: Vec::new(),
             collider_moves: Vec::new(),
             refusals: self.refusals,
+            threads: Threads::default(),
+            step_pace: Pace::default(),
+            #[cfg(test)]
+            force_shared: self.force_shared,
         }
     }
 }
@@ -214,6 +228,11 @@ impl World {
             collider_poses: Vec::new(),
             collider_moves: Vec::new(),
             refusals: Refusals::default(),
+            threads: Threads::default(),
+            step_pace: Pace::default(),
+            // Tests on a pool share their steps' work, whatever the timings.
+            #[cfg(test)]
+            force_shared: Some(true),
         }
     }
 

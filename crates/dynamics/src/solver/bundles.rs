@@ -11,6 +11,7 @@ use lamina_geometry::Real;
 
 use super::constraint_graph::{COLOR_COUNT, ColorOrder, OVERFLOW};
 use super::lanes::{Lanes, Wide};
+use crate::pace::Threads;
 
 /// What every bundle holds of its lanes' two bodies: which constraint each
 /// lane is, the bodies' solver indices and their inverse masses.
@@ -185,7 +186,7 @@ pub(crate) fn fill_bundles<B: LaneBundle>(
 
 /// Sizes and fills the bundles of the coloured constraints (see
 /// [`size_bundles`] and [`fill_bundles`]), in parallel chunks where there
-/// are many.
+/// are many and `threads` let them share.
 pub(crate) fn pack_bundles<B, F, A, E>(
     coloring: &ColorOrder,
     bundles: &mut Vec<B>,
@@ -193,6 +194,7 @@ pub(crate) fn pack_bundles<B, F, A, E>(
     prepare: F,
     ahead: A,
     finish: E,
+    threads: Threads,
 ) where
     B: LaneConstraints,
     F: ConstraintSource<B::Constraint>,
@@ -208,7 +210,7 @@ pub(crate) fn pack_bundles<B, F, A, E>(
     let fill = |(chunk, bundles): (usize, &mut [B])| {
         fill_bundles(coloring, starts, chunk * PACK_CHUNK, bundles, &lanes, &ahead);
     };
-    if bundles.len() < 2 * PACK_CHUNK {
+    if !threads.share(bundles.len(), 2 * PACK_CHUNK) {
         fill((0, &mut bundles[..]));
     } else {
         bundles.par_chunks_mut(PACK_CHUNK).enumerate().for_each(fill);

@@ -24,6 +24,7 @@ use super::joints::revolute_bundle::RevoluteBundle;
 use super::lanes::{Lanes, Wide};
 use super::team::BlockSlice;
 use crate::narrow_phase::SolverManifold;
+use crate::pace::Threads;
 
 /// How the eight-lane passes are encoded: the same 256-bit operations either
 /// way, in AVX's encoding (sixteen vector registers) or in AVX-512's
@@ -87,20 +88,23 @@ impl<B4: LaneBundle, B8: LaneBundle> Bundles<B4, B8> {
 
 impl<B4: LaneConstraints, B8: LaneConstraints<Constraint = B4::Constraint>> Bundles<B4, B8> {
     /// Packs the coloured constraints into bundles of this width, lane by
-    /// lane (see [`pack_bundles`]).
+    /// lane (see [`pack_bundles`]), sharing the work with the pool where
+    /// `threads` let it.
     pub(crate) fn pack(
         &mut self,
         coloring: &ColorOrder,
         starts: &mut [usize; COLOR_COUNT + 1],
         prepare: impl ConstraintSource<B4::Constraint>,
         ahead: impl Fn(u32) + Sync,
+        threads: Threads,
     ) {
         match self {
-            Bundles::Four(bundles) => pack_bundles(coloring, bundles, starts, prepare, ahead, |b| b.finish()),
+            Bundles::Four(bundles) => {
+                pack_bundles(coloring, bundles, starts, prepare, ahead, |b| b.finish(), threads)
+            }
             &mut Bundles::Eight(ref mut bundles, encoding) => {
-                pack_bundles(coloring, bundles, starts, prepare, ahead, move |b: &mut B8| {
-                    eight_finish(b, encoding)
-                })
+                let finish = move |b: &mut B8| eight_finish(b, encoding);
+                pack_bundles(coloring, bundles, starts, prepare, ahead, finish, threads)
             }
         }
     }

@@ -34,13 +34,14 @@ use super::lane_passes::{
     eight_pack_contacts, eight_points, eight_revolutes, integrate,
 };
 use super::lanes::Lanes;
-use super::team::{BlockSlice, Pace, Team, splits};
+use super::team::{BlockSlice, Team, splits};
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
 use crate::disjoint::{borrow_each, recycle};
 use crate::free_slots::index_and_version;
 use crate::joint::Joint;
 use crate::narrow_phase::{ContactSummary, SolverManifold};
+use crate::pace::{Pace, Threads};
 use crate::prefetch::prefetch;
 use crate::{BodyKey, ColliderKey, ContactKey, JointKey, WorldSettings};
 
@@ -156,8 +157,11 @@ pub(crate) struct Solver {
     bundle_starts: [usize; COLOR_COUNT + 1],
     /// The stages of the substeps and the threads that run them.
     team: Team<Pass>,
-    /// Whether the substeps run on the team or on one thread (`team.rs`).
+    /// Whether the substeps run on the team or on one thread (`pace.rs`).
     pace: Pace,
+    /// The threads this step's stages may share their work with (the
+    /// world's, set at the start of each step).
+    pub threads: Threads,
     /// Scratch of the lists made on the pool (`gather.rs`): each run's
     /// counts and where its entries start, and the bodies borrowed.
     run_counts: Vec<[usize; 3]>,
@@ -285,13 +289,13 @@ impl Solver {
     }
 
     /// Whether a list of `items` is made on the pool (see `gather.rs`): when
-    /// there are at least `from` and the pool has more than one thread.
+    /// there are at least `from` and the step shares its work.
     fn lists_on_pool(&self, items: usize, from: usize) -> bool {
         #[cfg(test)]
         if let Some(on_pool) = self.force_lists_on_pool {
             return on_pool;
         }
-        items >= from && rayon::current_num_threads() > 1
+        self.threads.share(items, from)
     }
 
     /// Gives the awake movable body `b` (of key `key`, whose slot
@@ -483,8 +487,9 @@ impl Solver {
             let j = &joints[keys[i]];
             PointJoint::prepare(j, &joint_body(j.desc.body_a), &joint_body(j.desc.body_b), &ctx)
         };
-        prepare_in_order(&self.other_joints.order, &prepare_joint, &mut self.joints);
-        prepare_in_order(&self.revolute_joints.order, &prepare_joint, &mut self.revolutes);
+        let threads = self.threads;
+        prepare_in_order(&self.other_joints.order, &prepare_joint, &mut self.joints, threads);
+        prepare_in_order(&self.revolute_joints.order, &prepare_joint, &mut self.revolutes, threads);
         self.revolute_place.clear();
         self.revolute_place.resize(keys.len(), NO_INDEX);
         for (place, &i) in self.revolute_joints.order.iter().enumerate() {
@@ -497,8 +502,9 @@ impl Solver {
             &mut self.revolute_bundle_starts,
             prepared_revolute,
             |_| {},
+            threads,
         );
-        if keys.len() < 2 * JOINT_PREPARE_CHUNK {
+        if !threads.share(keys.len(), 2 * JOINT_PREPARE_CHUNK) {
             self.points.clear();
             self.points.extend((0..keys.len()).map(prepare_point));
         } else {
@@ -514,6 +520,7 @@ impl Solver {
             &mut self.point_bundle_starts,
             |i: u32| points[i as usize],
             |i: u32| prefetch(&points[i as usize]),
+            threads,
         );
 
         // The contacts are only counted into their bundles here: the team
@@ -540,8 +547,8 @@ impl Solver {
         settings: &WorldSettings,
         substeps: u32,
         h: Real,
-        threads: usize,
     ) {
+        let threads = self.threads.count();
         let used = self.used_colors();
         let merge = true;
         #[cfg(test)]
@@ -699,7 +706,7 @@ impl Solver {
     ) {
         // Staged by the solve's last stages (`run_substeps`).
         let (places, staged) = (&self.contact_places, &self.contact_impulses);
-        write_contact_impulses(staged, places, keys, contacts, &mut self.borrowed_contacts);
+        write_contact_impulses(staged, places, keys, contacts, &mut self.borrowed_contacts, self.threads);
         let places = &self.revolute_place;
         match &self.revolute_bundles {
             Bundles::Four(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
@@ -731,8 +738,9 @@ fn prepare_in_order(
     order: &[u32],
     prepare: &(impl Fn(u32) -> JointConstraint + Sync),
     out: &mut Vec<JointConstraint>,
+    threads: Threads,
 ) {
-    if order.len() < 2 * JOINT_PREPARE_CHUNK {
+    if !threads.share(order.len(), 2 * JOINT_PREPARE_CHUNK) {
         out.clear();
         out.extend(order.iter().map(|&i| prepare(i)));
     } else {
@@ -1101,6 +1109,7 @@ fn write_contact_impulses(
     keys: &[ContactKey],
     contacts: &mut SlotMap<ContactKey, Contact>,
     buffer: &mut Vec<usize>,
+    threads: Threads,
 ) {
     let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(buffer));
     // The constraints were listed one per place, in increasing order, from
@@ -1122,7 +1131,7 @@ fn write_contact_impulses(
             }
         }
     };
-    if borrowed.len() < 2 * IMPULSE_WRITE_CHUNK {
+    if !threads.share(borrowed.len(), 2 * IMPULSE_WRITE_CHUNK) {
         write(&mut borrowed, staged);
     } else {
         borrowed

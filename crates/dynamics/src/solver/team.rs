@@ -30,7 +30,7 @@
 //! two-core machine the shares cut the substeps on two threads by 5 to 15 %
 //! (none for smash). Where a colour's constraints mix bodies from all over
 //! (spinner, tumbler) two threads still solve the contacts slower than one;
-//! the [`Pace`] then runs the stages on the calling thread alone.
+//! the pace (`pace.rs`) then runs the stages on the calling thread alone.
 //!
 //! **Determinism.** What a block computes depends on its items alone: items
 //! of one stage share no movable body (constraints of one colour, see
@@ -181,100 +181,6 @@ impl<W: Copy + Send + Sync> Team<W> {
             run,
         };
         shared.gather(members - 1);
-    }
-}
-
-/// Whether the stages run on a team or on the calling thread alone, chosen
-/// by how fast each way went lately (time per item of work).
-///
-/// A team pays off where its members find their bodies in their own caches.
-/// Where a colour's constraints mix bodies from all over (spinner on two
-/// cores), the states cross between the caches at every stage, and the team
-/// is slower than one thread. Which way is faster depends on the scene and
-/// the machine, and changes as the scene does, so it is measured: each way
-/// is tried at the start, then the faster one runs, and the other is tried
-/// again now and then: soon after a change of way, less and less often
-/// while the choice holds. Either way gives the same bits; only the time
-/// differs.
-#[derive(Debug, Default)]
-pub(crate) struct Pace {
-    /// Seconds per item on the team and alone; `None` until timed.
-    team: Option<f64>,
-    alone: Option<f64>,
-    /// Solves chosen so far.
-    solves: u64,
-    /// The way of the last timed solve: a time of the same way is averaged
-    /// with it, a time of the other replaces that way's old one.
-    last_timed: Option<bool>,
-    /// The solve that next tries the slower way, and the solves between two
-    /// tries.
-    next_probe: u64,
-    interval: u64,
-    /// The way being tried, while a try is on.
-    probing: Option<bool>,
-}
-
-impl Pace {
-    /// Solves between tries of the slower way: at first and after a change
-    /// of way, and at most (doubling while the choice holds).
-    pub const FIRST_INTERVAL: u64 = 16;
-    pub const LONGEST_INTERVAL: u64 = 256;
-
-    /// Whether the faster way, as timed so far, is the team.
-    fn faster_is_team(&self) -> bool {
-        match (self.team, self.alone) {
-            (Some(team), Some(alone)) => team <= alone,
-            _ => true,
-        }
-    }
-
-    /// Whether the next solve runs on the team (true) or alone, and whether
-    /// its time should be recorded. A way is timed from its second solve on:
-    /// the first after a change finds the caches laid out for the other way.
-    pub fn choose(&mut self) -> (bool, bool) {
-        let n = self.solves;
-        self.solves += 1;
-        // Two solves on the team, two alone; the second of each timed.
-        if n < 4 {
-            return (n < 2, n % 2 == 1);
-        }
-        if n == 4 {
-            (self.interval, self.next_probe) = (Self::FIRST_INTERVAL, n + Self::FIRST_INTERVAL);
-            return (self.faster_is_team(), false);
-        }
-        if n == self.next_probe {
-            let way = !self.faster_is_team();
-            self.probing = Some(way);
-            return (way, false);
-        }
-        if let (Some(way), true) = (self.probing, n == self.next_probe + 1) {
-            return (way, true);
-        }
-        if let Some(way) = self.probing.take() {
-            // The try is timed: a way it found faster is taken and tried
-            // against again soon; a choice it confirmed, less often.
-            let changed = self.faster_is_team() == way;
-            self.interval =
-                if changed { Self::FIRST_INTERVAL } else { (2 * self.interval).min(Self::LONGEST_INTERVAL) };
-            self.next_probe = n + self.interval;
-            return (self.faster_is_team(), false);
-        }
-        (self.faster_is_team(), true)
-    }
-
-    /// Records that a solve of `items` items took `seconds`, on the team or alone.
-    pub fn record(&mut self, team: bool, items: usize, seconds: f64) {
-        if items == 0 {
-            return;
-        }
-        let per_item = seconds / items as f64;
-        let same_way = self.last_timed == Some(team);
-        self.last_timed = Some(team);
-        let slot = if team { &mut self.team } else { &mut self.alone };
-        *slot = Some(match *slot {
-            Some(old) if same_way => 0.5 * (old + per_item),
-            _ => per_item,
-        });
     }
 }
 
@@ -493,47 +399,5 @@ mod tests {
             })
         }));
         assert!(result.is_err());
-    }
-
-    /// The pace tries each way twice at first, timing the second try of
-    /// each, then runs the faster way, timed from its second solve, and
-    /// tries the slower way for two solves (the second timed), first after
-    /// 16 solves, then after twice as many each time the faster way holds;
-    /// a try that finds the slower way faster switches to it, and the next
-    /// try comes 16 solves later again.
-    #[test]
-    fn pace_runs_the_faster_way_and_tries_the_other_less_and_less_often() {
-        let mut pace = Pace::default();
-        let first: Vec<_> = (0..4).map(|_| pace.choose()).collect();
-        assert_eq!(first, [(true, false), (true, true), (false, false), (false, true)]);
-        pace.record(true, 1, 0.02);
-        pace.record(false, 1, 0.01);
-        // Solve `n` on the team (and timed) for the solves below, alone else.
-        let run = |pace: &mut Pace, solves: std::ops::Range<u64>, team_at: &[u64]| {
-            for n in solves {
-                let (team, timed) = pace.choose();
-                assert_eq!(team, team_at.contains(&n), "solve {n}");
-                if timed {
-                    // The team stays slower than one thread.
-                    pace.record(team, 1, if team { 0.02 } else { 0.01 });
-                }
-            }
-        };
-        // Tries at 20 (16 after the start), 54 (32 after its end), 120 (64 after).
-        run(&mut pace, 4..200, &[20, 21, 54, 55, 120, 121]);
-        // At 250 (128 after) the try finds the team faster: it is kept, and
-        // alone is tried 16 solves after the try ends.
-        for n in 200..250 {
-            let (team, _) = pace.choose();
-            assert!(!team, "solve {n}");
-        }
-        assert_eq!(pace.choose(), (true, false), "solve 250 tries the team");
-        assert_eq!(pace.choose(), (true, true), "solve 251 is timed");
-        pace.record(true, 1, 0.005);
-        assert_eq!(pace.choose(), (true, false), "solve 252 runs on the team, settling");
-        for n in 253..268 {
-            assert_eq!(pace.choose(), (true, true), "solve {n}");
-        }
-        assert_eq!(pace.choose(), (false, false), "solve 268 tries one thread");
     }
 }

@@ -1,0 +1,282 @@
+//! Choosing, by timing, whether work runs shared with the rayon pool or on
+//! the calling thread alone.
+//!
+//! Sharing pays where each thread finds its data in its own cache. Where it
+//! does not, the data cross between the cores' caches at every stage, and
+//! two threads can be slower than one: on a lent 16-core machine the
+//! tumbler's whole step took 2.82 ms on two threads against 2.32 on one,
+//! every stage but the narrow phase slower. Which way is faster depends on
+//! the scene, the machine and the thread count, and changes as the scene
+//! does, so it is measured ([`Pace`]). Two paces run: the world's, over
+//! whole steps (`step.rs`), and the solver's, over its substeps in the
+//! steps that share (`solver/stages.rs`).
+//!
+//! Which way runs never changes a result: every stage gives the same bits on
+//! any number of threads.
+
+/// How many threads of the pool a step's stages may share their work with:
+/// the pool's, or one when the step runs alone. Set at the start of each
+/// step; a stage shares only when this allows it and it has enough work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Threads(usize);
+
+impl Threads {
+    /// The calling thread alone.
+    pub const ALONE: Self = Self(1);
+
+    /// Every thread of the current rayon pool.
+    pub fn of_pool() -> Self {
+        Self(rayon::current_num_threads())
+    }
+
+    /// How many threads that is.
+    pub fn count(self) -> usize {
+        self.0
+    }
+
+    /// Whether a stage of `items` items, worth sharing from `from` items on,
+    /// is shared.
+    pub fn share(self, items: usize, from: usize) -> bool {
+        self.0 > 1 && items >= from
+    }
+}
+
+impl Default for Threads {
+    fn default() -> Self {
+        Self::of_pool()
+    }
+}
+
+/// Whether some work runs shared with the pool or on the calling thread
+/// alone, chosen by how fast each way went lately (time per item of work).
+///
+/// The chosen way runs, and every so often the other is tried for a few
+/// runs: soon after a change of way, less and less often while the choice
+/// holds, and seldom once a try found the other way much slower. A try switches the way only when its best run beats the chosen
+/// way's by a clear margin. The chosen way is judged by its best runs just
+/// before the try and just after, averaged, so that a scene whose work per
+/// item drifts (bodies settling, a pile growing) favours neither way; and
+/// by bests rather than means, so that a run slowed by something else on
+/// the machine (a page fault, another program) does not decide. The first
+/// run of a way after a change is not timed: it finds the caches laid out
+/// for the other way. Either way gives the same bits; only the time
+/// differs.
+#[derive(Clone, Debug)]
+pub(crate) struct Pace {
+    /// Runs chosen so far.
+    runs: u64,
+    /// The chosen way: shared (true) or alone.
+    shared: bool,
+    /// The next run is not timed (the first after a change of way).
+    settling: bool,
+    /// The chosen way's last two timed runs, seconds per item (`INFINITY`
+    /// where none yet), the older first.
+    recent: [f64; 2],
+    /// The runs of the next try of the other way; the chosen way's best
+    /// before it; the best of the try's timed runs; and the chosen way's
+    /// best in the runs after it, until the try is judged.
+    try_runs: std::ops::Range<u64>,
+    before: f64,
+    tried: f64,
+    after: f64,
+    /// Runs between the judging of a try and the next.
+    interval: u64,
+}
+
+impl Default for Pace {
+    /// Shared first, then alone tried after a few runs.
+    fn default() -> Self {
+        Self {
+            runs: 0,
+            shared: true,
+            settling: true,
+            recent: [f64::INFINITY; 2],
+            try_runs: Self::FIRST_TRY..Self::FIRST_TRY + Self::TRY_RUNS,
+            before: f64::INFINITY,
+            tried: f64::INFINITY,
+            after: f64::INFINITY,
+            interval: Self::FIRST_INTERVAL,
+        }
+    }
+}
+
+impl Pace {
+    /// The run that starts the first try: after a settling run and two timed.
+    pub const FIRST_TRY: u64 = 3;
+    /// Runs of a try, and of the chosen way after it before the try is
+    /// judged: one to settle the caches, two timed.
+    pub const TRY_RUNS: u64 = 3;
+    /// Runs between two tries: at first and after a change of way, and at
+    /// most (doubling while the choice holds).
+    pub const FIRST_INTERVAL: u64 = 16;
+    pub const LONGEST_INTERVAL: u64 = 256;
+    /// Runs to wait after a try, per run of the try and per unit of how
+    /// much slower it was: each run of a try twice as slow costs a run's
+    /// time, which two hundred runs between tries make a two-hundredth.
+    pub const WAIT_PER_LOSS: f64 = 200.0;
+    /// How much faster a try must be to change the way: a twentieth, so
+    /// that two ways about as fast do not take turns on noise.
+    pub const MARGIN: f64 = 0.05;
+
+    /// Whether the next run is shared (true) or alone, and whether its time
+    /// should be recorded.
+    pub fn choose(&mut self) -> (bool, bool) {
+        let n = self.runs;
+        self.runs += 1;
+        let tries = self.try_runs.clone();
+        if n == tries.start {
+            self.before = self.recent[0].min(self.recent[1]);
+        }
+        if tries.contains(&n) {
+            return (!self.shared, n > tries.start);
+        }
+        if n == tries.end {
+            self.settling = true;
+        }
+        if n == tries.end + Self::TRY_RUNS {
+            self.judge(n);
+        }
+        (self.shared, !std::mem::take(&mut self.settling))
+    }
+
+    /// Records that a run of `items` items took `seconds`, shared or alone.
+    pub fn record(&mut self, shared: bool, items: usize, seconds: f64) {
+        if items == 0 {
+            return;
+        }
+        let per_item = seconds / items as f64;
+        if shared != self.shared {
+            self.tried = self.tried.min(per_item);
+            return;
+        }
+        self.recent = [self.recent[1], per_item];
+        if self.runs > self.try_runs.end {
+            // One of the runs that judge the try.
+            self.after = self.after.min(per_item);
+        }
+    }
+
+    /// Judges the try before run `n`: the way it tried is taken if it beat
+    /// the chosen way by the margin, and tried against again soon; a choice
+    /// it confirmed is tried against less often, the less the slower the
+    /// try was.
+    fn judge(&mut self, n: u64) {
+        let chosen = match (self.before.is_finite(), self.after.is_finite()) {
+            (true, true) => 0.5 * (self.before + self.after),
+            _ => self.before.min(self.after),
+        };
+        if self.tried < chosen * (1.0 - Self::MARGIN) {
+            self.shared = !self.shared;
+            self.settling = true;
+            self.recent = [f64::INFINITY; 2];
+            self.interval = Self::FIRST_INTERVAL;
+        } else {
+            // Where nothing was timed the ratio is not finite, and the wait
+            // the longest.
+            let loss = self.tried / chosen - 1.0;
+            let wait = if loss.is_finite() {
+                (Self::WAIT_PER_LOSS * Self::TRY_RUNS as f64 * loss) as u64
+            } else {
+                u64::MAX
+            };
+            self.interval = (2 * self.interval).max(wait).min(Self::LONGEST_INTERVAL);
+        }
+        (self.before, self.tried, self.after) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        let start = n + self.interval;
+        self.try_runs = start..start + Self::TRY_RUNS;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `runs` of `pace`, each taking `time(n, shared)` seconds for one
+    /// item, recorded when the pace asks; returns the ways chosen.
+    fn drive(pace: &mut Pace, runs: std::ops::Range<u64>, time: impl Fn(u64, bool) -> f64) -> Vec<bool> {
+        runs.map(|n| {
+            let (shared, timed) = pace.choose();
+            if timed {
+                pace.record(shared, 1, time(n, shared));
+            }
+            shared
+        })
+        .collect()
+    }
+
+    /// The runs of `ways` (the first being run `from`) that ran one way.
+    fn runs_of(ways: &[bool], from: u64, shared: bool) -> Vec<u64> {
+        ways.iter().zip(from..).filter(|(way, _)| **way == shared).map(|(_, n)| n).collect()
+    }
+
+    /// Shared slower than alone (twice as slow, then 4 % slower from run
+    /// 9 on): three runs shared (the first not timed), a try of three alone
+    /// (the first not timed), three shared again, then alone from run 9 on,
+    /// with shared tried 16 runs after, then 32, 64, 128 and 256 after each
+    /// try is judged, and no less often.
+    #[test]
+    fn runs_the_faster_way_and_tries_the_other_less_and_less_often() {
+        let mut pace = Pace::default();
+        let first: Vec<_> = (0..9).map(|_| pace.choose()).collect();
+        let (shared, alone) = ((true, true), (false, true));
+        let (settle_shared, settle_alone) = ((true, false), (false, false));
+        let expected =
+            [settle_shared, shared, shared, settle_alone, alone, alone, settle_shared, shared, shared];
+        assert_eq!(first, expected);
+        let mut pace = Pace::default();
+        let ways = drive(&mut pace, 0..1200, |n, shared| match (shared, n < 9) {
+            (true, true) => 0.02,
+            (true, false) => 0.0104,
+            (false, _) => 0.01,
+        });
+        // Tries begin at 25 (16 after the judging at 9), 63, 133, 267, 529,
+        // 791 and 1053.
+        let tries = [25, 63, 133, 267, 529, 791, 1053];
+        let mut expected = vec![0, 1, 2, 6, 7, 8];
+        expected.extend(tries.iter().flat_map(|&t| t..t + Pace::TRY_RUNS));
+        assert_eq!(runs_of(&ways, 0, true), expected);
+    }
+
+    /// A try twice as slow as the chosen way is not made again for the
+    /// longest interval: 256 runs after the judging.
+    #[test]
+    fn a_much_slower_way_is_tried_seldom() {
+        let mut pace = Pace::default();
+        let ways = drive(&mut pace, 0..1200, |_, shared| if shared { 0.02 } else { 0.01 });
+        let mut expected = vec![0, 1, 2, 6, 7, 8];
+        expected.extend([25, 287, 549, 811, 1073].iter().flat_map(|&t| t..t + Pace::TRY_RUNS));
+        assert_eq!(runs_of(&ways, 0, true), expected);
+    }
+
+    /// Once alone is chosen, a try of shared a hair faster than alone, with
+    /// alone's runs now and then five times as long (a machine busy for a
+    /// moment), keeps alone; a try clearly faster switches to shared.
+    #[test]
+    fn noise_does_not_switch_the_way() {
+        let mut pace = Pace::default();
+        let ways = drive(&mut pace, 0..25, |_, shared| if shared { 0.02 } else { 0.01 });
+        assert_eq!(runs_of(&ways, 0, true), [0, 1, 2, 6, 7, 8], "alone from run 9");
+        // The try (25 to 27) is judged at 31, next at 63.
+        let ways = drive(&mut pace, 25..63, |n, shared| match (shared, n % 5) {
+            (true, _) => 0.0099,
+            (false, 0) => 0.05,
+            (false, _) => 0.01,
+        });
+        assert_eq!(runs_of(&ways, 25, true), [25, 26, 27], "only the try ran shared");
+        // The try at 63 to 65, judged at 69, switches; alone is tried 16
+        // runs later.
+        let ways = drive(&mut pace, 63..100, |_, shared| if shared { 0.009 } else { 0.01 });
+        assert_eq!(runs_of(&ways, 63, false), [66, 67, 68, 85, 86, 87]);
+    }
+
+    /// Two ways as fast, in a scene whose work per item falls by 3 % a run:
+    /// a try always finds the other way faster than the chosen way's runs
+    /// before it, but not than those on both sides; the way never changes.
+    #[test]
+    fn a_drifting_scene_favours_neither_way() {
+        let mut pace = Pace::default();
+        let ways = drive(&mut pace, 0..600, |n, _| 0.01 * 0.97f64.powi(n as i32));
+        let alone = runs_of(&ways, 0, false);
+        assert!(alone.chunks(3).all(|t| t.len() == 3 && t[2] == t[0] + 2), "only tries ran alone: {alone:?}");
+    }
+}
