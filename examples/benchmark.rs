@@ -71,6 +71,9 @@ struct Stages {
     substeps: f64,
     finalize: f64,
     sleep: f64,
+    /// The share of the steps that ran on one thread alone, their pace
+    /// having found that faster than the pool (`StepProfile::ran_alone`), %.
+    alone: f64,
 }
 
 /// What the world looks like after the last run.
@@ -208,6 +211,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
     let mut times = Vec::with_capacity(options.runs);
     let mut hashes = Vec::with_capacity(options.runs);
     let mut sums = [Duration::ZERO; 6];
+    let mut alone = 0usize;
     let mut world = (scene.build)();
     for run in 0..options.runs {
         if run > 0 {
@@ -234,6 +238,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
             ]) {
                 *sum += stage;
             }
+            alone += usize::from(p.ran_alone);
             progress.update(scene.name, threads, run, options.runs, step + 1, steps);
         }
         times.push(elapsed.as_secs_f64() * 1e3 / steps as f64);
@@ -263,6 +268,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
             finalize: mean(sums[3]),
             sleep: mean(sums[4]),
             substeps: mean(sums[5]),
+            alone: 100.0 * alone as f64 / total_steps,
         },
         end: end_state(&world),
     }
@@ -311,7 +317,7 @@ fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<14} {:>7} {:>5} {:>4} {:>9} {:>9}  {:<16} {:>7} {:>7} {:>7} {:>8} {:>8} {:>7}",
+        "{:<14} {:>7} {:>5} {:>4} {:>9} {:>9}  {:<16} {:>7} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}",
         "scene",
         "threads",
         "steps",
@@ -324,13 +330,14 @@ fn table(rows: &[Row]) -> String {
         "solver",
         "substeps",
         "finalize",
-        "sleep"
+        "sleep",
+        "alone %"
     );
     for r in rows {
         let s = &r.stages;
         let _ = writeln!(
             out,
-            "{:<14} {:>7} {:>5} {:>4} {:>9.3} {:>9.3}  {:<16} {:>7.3} {:>7.3} {:>7.3} {:>8.3} {:>8.3} {:>7.3}",
+            "{:<14} {:>7} {:>5} {:>4} {:>9.3} {:>9.3}  {:<16} {:>7.3} {:>7.3} {:>7.3} {:>8.3} {:>8.3} {:>7.3} {:>7.1}",
             r.scene,
             r.threads,
             r.steps,
@@ -343,12 +350,13 @@ fn table(rows: &[Row]) -> String {
             s.solver,
             s.substeps,
             s.finalize,
-            s.sleep
+            s.sleep,
+            s.alone
         );
     }
     let _ = writeln!(
         out,
-        "\nstage columns: mean ms per step over every step of every run (substeps: the part of solver on its team: contact preparation, substeps, impulses gathered)"
+        "\nstage columns: mean ms per step over every step of every run (substeps: the part of solver on its team: contact preparation, substeps, impulses gathered); alone %: the steps that ran on one thread, their pace having found that faster"
     );
     let _ = writeln!(out, "\nafter the last run:");
     let _ = writeln!(
@@ -390,7 +398,7 @@ fn table(rows: &[Row]) -> String {
 fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
         "scene,threads,steps,runs,min_ms_per_step,median_ms_per_step,state_hash,\
-         broad_ms,narrow_ms,solver_ms,substeps_ms,finalize_ms,sleep_ms\n",
+         broad_ms,narrow_ms,solver_ms,substeps_ms,finalize_ms,sleep_ms,alone_percent\n",
     );
     for r in rows {
         let s = &r.stages;
@@ -399,7 +407,7 @@ fn csv(rows: &[Row]) -> String {
         distinct.dedup();
         let _ = writeln!(
             out,
-            "{},{},{},{},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4}",
+            "{},{},{},{},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.1}",
             r.scene,
             r.threads,
             r.steps,
@@ -412,7 +420,8 @@ fn csv(rows: &[Row]) -> String {
             s.solver,
             s.substeps,
             s.finalize,
-            s.sleep
+            s.sleep,
+            s.alone
         );
     }
     out

@@ -43,4 +43,8 @@ pub struct StepProfile {
     /// impulses cleared. Zero in any sensible scene; see
     /// `docs/reliability.md`.
     pub held_bodies: usize,
+    /// Whether the step ran on the calling thread alone, though it had work
+    /// enough to share with the pool, because its pace had found that faster
+    /// (see [`crate::World::step`]). The result is the same bits either way.
+    pub ran_alone: bool,
 }
