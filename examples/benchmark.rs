@@ -11,8 +11,10 @@
 //! run's time is the wall time of its steps divided by the steps; the table gives
 //! the minimum and the median over the runs, the state hash after the run (equal
 //! hashes across thread counts mean bit-identical results), the mean time of each
-//! stage of the step, and what the world looks like at the end. It writes
-//! `results.csv` and `scaling.svg` to `docs/benchmarks/` (or `--out DIR`).
+//! stage of the step, the share of the steps that ran on one thread alone (their
+//! pace having found that faster than the pool, or trying it), and what the
+//! world looks like at the end. It writes `results.csv` and `scaling.svg` to
+//! `docs/benchmarks/` (or `--out DIR`).
 
 #[path = "../benches/scenes/mod.rs"]
 mod scenes;
@@ -72,7 +74,8 @@ struct Stages {
     finalize: f64,
     sleep: f64,
     /// The share of the steps that ran on one thread alone, their pace
-    /// having found that faster than the pool (`StepProfile::ran_alone`), %.
+    /// having found that faster than the pool or trying it
+    /// (`StepProfile::ran_alone`), %.
     alone: f64,
 }
 
@@ -238,7 +241,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
             ]) {
                 *sum += stage;
             }
-            alone += usize::from(p.ran_alone);
+            alone += usize::from(result.is_ok() && p.ran_alone);
             progress.update(scene.name, threads, run, options.runs, step + 1, steps);
         }
         times.push(elapsed.as_secs_f64() * 1e3 / steps as f64);
@@ -356,7 +359,7 @@ fn table(rows: &[Row]) -> String {
     }
     let _ = writeln!(
         out,
-        "\nstage columns: mean ms per step over every step of every run (substeps: the part of solver on its team: contact preparation, substeps, impulses gathered); alone %: the steps that ran on one thread, their pace having found that faster"
+        "\nstage columns: mean ms per step over every step of every run (substeps: the part of solver on its team: contact preparation, substeps, impulses gathered); alone %: the steps that ran on one thread, their pace having found that faster or trying it"
     );
     let _ = writeln!(out, "\nafter the last run:");
     let _ = writeln!(

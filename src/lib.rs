@@ -23,8 +23,8 @@ pub mod prelude {
     pub use lamina_dynamics::{
         Body, BodyDesc, BodyKey, BodyKind, BodyMut, Chain, ChainDesc, ChainKey, Collider, ColliderDesc,
         ColliderKey, CollisionFilter, Contact, ContactEvent, ContactHitEvent, Joint, JointDesc, JointKey,
-        JointKind, JointMotion, JointMut, MixRule, QueryFilter, SensorEvent, StepProfile, World, WorldError,
-        WorldRayHit, WorldSettings, WorldShapeHit,
+        JointKind, JointMotion, JointMut, MixRule, QueryFilter, SensorEvent, Sharing, StepProfile, World,
+        WorldError, WorldRayHit, WorldSettings, WorldShapeHit,
     };
     #[cfg(feature = "serde")]
     pub use lamina_dynamics::{FORMAT_VERSION, SnapshotError};

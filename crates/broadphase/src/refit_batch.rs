@@ -152,7 +152,9 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
     /// as long as the crowd, kept for the next step.)
     ///
     /// For a step that moves a crowd, on the rayon pool where there are
-    /// many refits (on one thread, they are made one by one). What each
+    /// many refits (on one thread, or when the owner keeps the work on the
+    /// calling thread (`SweepAndPrune::set_shares_work`), they are made one
+    /// by one). What each
     /// one will do is first worked out from the broad phase as it stands:
     /// the proxy's id, whether the box still fits, the new fat box, and
     /// whether it stays in the same regions. The refits are then made in

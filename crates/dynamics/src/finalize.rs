@@ -430,8 +430,9 @@ impl World {
     }
 
     /// Sweeps the fast bullets (each with its motion over the step) against
-    /// every other body at its end-of-step pose, in parallel, each bullet on
-    /// its own, then moves each back to its first touch.
+    /// every other body at its end-of-step pose, each bullet on its own (in
+    /// parallel when the step shares its work), then moves each back to its
+    /// first touch.
     fn sweep_bullets(&mut self, bullets: &mut [(BodyKey, Sweep, Real)], dt: Real) {
         let world = &*self;
         let sweep = |(key, sweep, fraction): &mut (BodyKey, Sweep, Real)| {

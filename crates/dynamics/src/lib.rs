@@ -66,6 +66,7 @@ pub use collider::{Collider, ColliderDesc, CollisionFilter, MAX_COEFFICIENT};
 pub use contact::{Contact, ContactEvent, ContactHitEvent, ContactPointState, SensorEvent};
 pub use error::WorldError;
 pub use joint::{Joint, JointDesc, JointKind, JointMotion, JointMut, Motor, Spring};
+pub use pace::Sharing;
 pub use profile::StepProfile;
 pub use query::{QueryFilter, QueryPredicate, WorldRayHit, WorldShapeHit};
 pub use settings::{MAX_LINEAR_SPEED_LIMIT, MAX_TIME_STEP, MIN_TIME_STEP, MixRule, WorldSettings};

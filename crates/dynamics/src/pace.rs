@@ -8,11 +8,31 @@
 //! every stage but the narrow phase slower. Which way is faster depends on
 //! the scene, the machine and the thread count, and changes as the scene
 //! does, so it is measured ([`Pace`]). Two paces run: the world's, over
-//! whole steps (`step.rs`), and the solver's, over its substeps in the
-//! steps that share (`solver/stages.rs`).
+//! whole steps (`step.rs`, where [`Sharing`] lets a program choose the way
+//! itself), and the solver's, over its substeps in the steady steps that
+//! share (`solver/stages.rs`).
 //!
 //! Which way runs never changes a result: every stage gives the same bits on
-//! any number of threads.
+//! any number of threads. Each way keeps its own buffers from step to step,
+//! so neither allocates once warm; a world that grew while running alone
+//! grows the shared way's at its next try, as any buffer grows with its
+//! world.
+
+/// How a world's step shares its work with the threads of the rayon pool it
+/// runs on ([`World::set_sharing`](crate::World::set_sharing)). Every way
+/// gives the same bits; only the time differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sharing {
+    /// A step with work enough to share runs on the pool or on the calling
+    /// thread alone, whichever its pace has found faster, and tries the
+    /// other way now and then.
+    #[default]
+    Paced,
+    /// Every stage with work enough shares it with the pool.
+    Always,
+    /// Every stage runs on the calling thread, whatever the pool.
+    Never,
+}
 
 /// How many threads of the pool a step's stages may share their work with:
 /// the pool's, or one when the step runs alone. Set at the start of each
@@ -52,8 +72,9 @@ impl Default for Threads {
 ///
 /// The chosen way runs, and every so often the other is tried for a few
 /// runs: soon after a change of way, less and less often while the choice
-/// holds, and seldom once a try found the other way much slower. A try switches the way only when its best run beats the chosen
-/// way's by a clear margin. The chosen way is judged by its best runs just
+/// holds, and seldom once a try found the other way much slower. A try
+/// switches the way only when its best run beats the chosen way's by a
+/// clear margin. The chosen way is judged by its best runs just
 /// before the try and just after, averaged, so that a scene whose work per
 /// item drifts (bodies settling, a pile growing) favours neither way; and
 /// by bests rather than means, so that a run slowed by something else on
@@ -81,6 +102,9 @@ pub(crate) struct Pace {
     after: f64,
     /// Runs between the judging of a try and the next.
     interval: u64,
+    /// Whether the last run chosen is a plain run of the chosen way, away
+    /// from any try and the runs that judge it ([`Pace::steady`]).
+    steady: bool,
 }
 
 impl Default for Pace {
@@ -96,6 +120,7 @@ impl Default for Pace {
             tried: f64::INFINITY,
             after: f64::INFINITY,
             interval: Self::FIRST_INTERVAL,
+            steady: false,
         }
     }
 }
@@ -111,8 +136,9 @@ impl Pace {
     pub const FIRST_INTERVAL: u64 = 16;
     pub const LONGEST_INTERVAL: u64 = 256;
     /// Runs to wait after a try, per run of the try and per unit of how
-    /// much slower it was: each run of a try twice as slow costs a run's
-    /// time, which two hundred runs between tries make a two-hundredth.
+    /// much slower it was: a try of runs twice as slow costs a run's time
+    /// each, which the wait would spread over two hundred runs apiece, were
+    /// it not cut to [`Pace::LONGEST_INTERVAL`].
     pub const WAIT_PER_LOSS: f64 = 200.0;
     /// How much faster a try must be to change the way: a twentieth, so
     /// that two ways about as fast do not take turns on noise.
@@ -124,6 +150,10 @@ impl Pace {
         let n = self.runs;
         self.runs += 1;
         let tries = self.try_runs.clone();
+        // From the two runs that time the chosen way before a try to the
+        // last that times it after.
+        let window = tries.start.saturating_sub(2)..tries.end + Self::TRY_RUNS;
+        self.steady = !window.contains(&n);
         if n == tries.start {
             self.before = self.recent[0].min(self.recent[1]);
         }
@@ -136,7 +166,24 @@ impl Pace {
         if n == tries.end + Self::TRY_RUNS {
             self.judge(n);
         }
-        (self.shared, !std::mem::take(&mut self.settling))
+        let settling = std::mem::take(&mut self.settling);
+        self.steady &= !settling;
+        (self.shared, !settling)
+    }
+
+    /// The way chosen, without choosing a run: for work run within another
+    /// pace's run that must not try or time anything then.
+    pub fn way(&self) -> bool {
+        self.shared
+    }
+
+    /// Whether the last run chosen is a plain run of the chosen way: not a
+    /// try, not one of the runs that time the chosen way around a try, not
+    /// the first after a change. Another pace timed within this one's runs
+    /// (the solver's, within the step's) tries and times only then, so that
+    /// neither's tries skew the other's times.
+    pub fn steady(&self) -> bool {
+        self.steady
     }
 
     /// Records that a run of `items` items took `seconds`, shared or alone.
@@ -165,7 +212,8 @@ impl Pace {
             (true, true) => 0.5 * (self.before + self.after),
             _ => self.before.min(self.after),
         };
-        if self.tried < chosen * (1.0 - Self::MARGIN) {
+        // Without a time of the chosen way there is nothing to beat.
+        if chosen.is_finite() && self.tried < chosen * (1.0 - Self::MARGIN) {
             self.shared = !self.shared;
             self.settling = true;
             self.recent = [f64::INFINITY; 2];
@@ -267,6 +315,45 @@ mod tests {
         // runs later.
         let ways = drive(&mut pace, 63..100, |_, shared| if shared { 0.009 } else { 0.01 });
         assert_eq!(runs_of(&ways, 63, false), [66, 67, 68, 85, 86, 87]);
+    }
+
+    /// Steady runs are the chosen way's, away from its tries: not the first
+    /// run, not a try nor the two runs on either side that time the chosen
+    /// way, not the first run after a change.
+    #[test]
+    fn steady_runs_keep_away_from_tries() {
+        let mut pace = Pace::default();
+        let steady: Vec<bool> = (0..30)
+            .map(|_| {
+                let (shared, timed) = pace.choose();
+                if timed {
+                    pace.record(shared, 1, if shared { 0.02 } else { 0.01 });
+                }
+                pace.steady()
+            })
+            .collect();
+        // Alone is chosen at 9 (a change: not steady); the next try is at
+        // 25 to 27, timed against 23 and 24 before it.
+        let expected: Vec<bool> = (0..30).map(|n| (10..23).contains(&n)).collect();
+        assert_eq!(steady, expected);
+    }
+
+    /// A try is not taken when the chosen way has no time to beat (its runs
+    /// had no items of work): the way holds, however the try went.
+    #[test]
+    fn a_try_without_a_time_to_beat_changes_nothing() {
+        let mut pace = Pace::default();
+        let ways: Vec<bool> = (0..45)
+            .map(|_| {
+                let (shared, timed) = pace.choose();
+                if timed {
+                    pace.record(shared, usize::from(!shared), 0.01);
+                }
+                shared
+            })
+            .collect();
+        // Judged at 9, kept; the next try 32 runs later.
+        assert_eq!(runs_of(&ways, 0, false), [3, 4, 5, 41, 42, 43]);
     }
 
     /// Two ways as fast, in a scene whose work per item falls by 3 % a run:

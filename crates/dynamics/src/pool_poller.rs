@@ -14,7 +14,8 @@
 //! finds, until the step is done. The thread that takes it stays awake
 //! through the step's serial stretches and picks up each stage's work as soon
 //! as it is offered. It burns its core for the length of the step only; a
-//! step too small to share anything runs without one.
+//! step too small to share anything, or run on the calling thread alone
+//! (`pace.rs`), runs without one.
 //!
 //! Which thread runs what never changes a result (see `solver/team.rs` on
 //! determinism), so the poller changes timings only.

@@ -43,8 +43,10 @@ pub struct StepProfile {
     /// impulses cleared. Zero in any sensible scene; see
     /// `docs/reliability.md`.
     pub held_bodies: usize,
-    /// Whether the step ran on the calling thread alone, though it had work
-    /// enough to share with the pool, because its pace had found that faster
-    /// (see [`crate::World::step`]). The result is the same bits either way.
+    /// Whether the step ran on the calling thread alone: by its pace's
+    /// choice or try, though it had work enough to share with the pool (see
+    /// [`crate::World::step`]), or because the world was set to
+    /// [`Sharing::Never`](crate::Sharing::Never). The result is the same
+    /// bits either way.
     pub ran_alone: bool,
 }

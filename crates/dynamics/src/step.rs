@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use lamina_geometry::Real;
 
 use crate::finalize::finalize_shares;
-use crate::pace::Threads;
+use crate::pace::{Sharing, Threads};
 use crate::pool_poller::with_poller;
 use crate::settings::{MAX_TIME_STEP, MIN_TIME_STEP};
 use crate::{World, WorldError};
@@ -36,13 +36,19 @@ impl World {
         let pool = Threads::of_pool();
         let shares_work = pool.count() > 1
             && (self.narrow.had_contacts_to_share() || finalize_shares(self.solver.states.len()));
-        let (shared, timed) = if shares_work { self.step_pace.choose() } else { (true, false) };
-        #[cfg(test)]
-        let shared = self.force_shared.unwrap_or(shared);
+        let (shared, timed) = match self.sharing {
+            Sharing::Paced if shares_work => self.step_pace.choose(),
+            Sharing::Never => (false, false),
+            _ => (true, false),
+        };
         self.threads = if shared { pool } else { Threads::ALONE };
         self.broad_phase.set_shares_work(shared);
         self.immovable_index.set_shares_work(shared);
         self.solver.threads = self.threads;
+        // The solver's pace tries and times only in the steady runs of the
+        // step's, which its tries would skew.
+        let paced = self.sharing == Sharing::Paced && shares_work;
+        self.solver.steady = !paced || self.step_pace.steady();
         let start = timed.then(Instant::now);
         with_poller(shares_work && shared, || self.run_stages(dt));
         self.profile.ran_alone = !shared;
@@ -182,15 +188,17 @@ impl Laps {
 
 #[cfg(test)]
 mod tests {
-    use lamina_geometry::{Real, Shape, Vec2};
-
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+    use lamina_geometry::{Real, Shape, Vec2};
+
+    use crate::handoff::OnDrop;
     use crate::pace::Threads;
-    use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
+    use crate::{BodyDesc, ColliderDesc, Sharing, World, WorldSettings};
 
     /// A pile of 800 boxes dropped in a tight grid onto a floor, with a
-    /// few thrown fast: enough contacts and bodies for every stage to share.
+    /// few thrown fast: enough contacts and bodies for the narrow phase,
+    /// finalisation and the solver's team to share their work.
     fn pile() -> World {
         let settings = WorldSettings { enable_sleep: false, ..WorldSettings::default() };
         let mut world = World::new(settings);
@@ -208,21 +216,20 @@ mod tests {
         world
     }
 
-    /// A step run alone on a pool of three threads hands no work to the
-    /// pool's other threads, which wait for any (no poller, no team, no
-    /// shared refresh, list or refit), and tells its broad phases to keep
-    /// their work too; it gives the same bits, step by step, as the same
-    /// world stepped sharing its work, whose work the other threads do run.
-    #[test]
-    fn a_step_alone_shares_nothing_and_gives_the_bits_of_a_step_shared() {
+    /// Steps `world` `steps` times on a pool of three threads whose other two
+    /// run whatever work the pool offers meanwhile; returns the state hash
+    /// after each step, and how many jobs those two threads ran. Each step
+    /// is checked with `check` after it.
+    fn step_watched(world: &mut World, steps: usize, check: impl Fn(&World) + Sync) -> (Vec<u64>, usize) {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-        let (mut shared, mut alone) = (pile(), pile());
-        shared.force_shared = Some(true);
-        alone.force_shared = Some(false);
         let (started, stop, taken) = (AtomicUsize::new(0), AtomicBool::new(false), AtomicUsize::new(0));
-        // Runs whatever work the pool offers until told to stop, counting it.
         let wait_for_work = || {
+            // Not one job asked for until both have started: the first
+            // would take the second, which would then wait inside it.
             started.fetch_add(1, Ordering::SeqCst);
+            while started.load(Ordering::SeqCst) < 2 {
+                std::hint::spin_loop();
+            }
             while !stop.load(Ordering::SeqCst) {
                 match rayon::yield_now() {
                     Some(rayon::Yield::Executed) => _ = taken.fetch_add(1, Ordering::SeqCst),
@@ -230,52 +237,88 @@ mod tests {
                 }
             }
         };
-        let (taken_alone, taken_shared) = pool.install(|| {
+        let hashes = pool.install(|| {
             rayon::scope(|scope| {
+                // Set however the steps end, so that the waiting threads
+                // leave and a failure is reported rather than hanging.
+                let _stop = OnDrop(|| stop.store(true, Ordering::SeqCst));
                 scope.spawn(|_| wait_for_work());
                 scope.spawn(|_| wait_for_work());
                 while started.load(Ordering::SeqCst) < 2 {
                     std::hint::spin_loop();
                 }
-                let (mut taken_alone, mut taken_shared) = (0, 0);
-                for step in 0..40 {
-                    let before = taken.load(Ordering::SeqCst);
-                    alone.step(1.0 / 60.0).unwrap();
-                    let after = taken.load(Ordering::SeqCst);
-                    shared.step(1.0 / 60.0).unwrap();
-                    taken_alone += after - before;
-                    taken_shared += taken.load(Ordering::SeqCst) - after;
-                    assert_eq!(alone.threads, Threads::ALONE);
-                    assert!(alone.profile().ran_alone && !shared.profile().ran_alone);
-                    assert!(!alone.broad_phase.shares_work() && !alone.immovable_index.shares_work());
-                    assert!(shared.broad_phase.shares_work() && shared.immovable_index.shares_work());
-                    assert_eq!(alone.state_hash(), shared.state_hash(), "step {step}");
-                }
-                stop.store(true, Ordering::SeqCst);
-                (taken_alone, taken_shared)
+                (0..steps)
+                    .map(|_| {
+                        world.step(1.0 / 60.0).unwrap();
+                        check(world);
+                        world.state_hash()
+                    })
+                    .collect::<Vec<u64>>()
             })
+        });
+        (hashes, taken.load(Ordering::SeqCst))
+    }
+
+    /// Steps forced alone on a pool of three threads hand no work to the
+    /// pool's other threads, which wait for any (no poller, no team, no
+    /// shared refresh or finalisation), and tell their broad phases to keep
+    /// their work too; they give the same bits, step by step, as the same
+    /// world stepped sharing its work, whose work the other threads do run.
+    #[test]
+    fn a_step_alone_shares_nothing_and_gives_the_bits_of_a_step_shared() {
+        let (mut alone, mut shared) = (pile(), pile());
+        alone.set_sharing(Sharing::Never);
+        shared.set_sharing(Sharing::Always);
+        let (alone_hashes, taken_alone) = step_watched(&mut alone, 40, |w| {
+            assert!(w.profile().ran_alone && w.threads == Threads::ALONE);
+            assert!(!w.broad_phase.shares_work() && !w.immovable_index.shares_work());
+        });
+        let (shared_hashes, taken_shared) = step_watched(&mut shared, 40, |w| {
+            assert!(!w.profile().ran_alone && w.threads.count() == 3);
+            assert!(w.broad_phase.shares_work() && w.immovable_index.shares_work());
         });
         assert_eq!(taken_alone, 0, "work of the steps alone ran on the other threads");
         assert!(taken_shared > 0, "no work of the shared steps ran on the other threads");
+        assert_eq!(alone_hashes, shared_hashes);
+    }
+
+    /// A world that changes way at every step (what a pace does at its
+    /// tries) carries nothing from one way into the other that changes a
+    /// bit: it steps as a world always alone does.
+    #[test]
+    fn a_world_changing_way_steps_as_one_always_alone() {
+        let (mut changing, mut alone) = (pile(), pile());
+        alone.set_sharing(Sharing::Never);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        pool.install(|| {
+            for step in 0..60 {
+                let way = if step % 3 == 0 { Sharing::Never } else { Sharing::Always };
+                changing.set_sharing(way);
+                changing.step(1.0 / 60.0).unwrap();
+                alone.step(1.0 / 60.0).unwrap();
+                assert_eq!(changing.profile().ran_alone, way == Sharing::Never);
+                assert_eq!(changing.state_hash(), alone.state_hash(), "step {step}");
+            }
+        });
     }
 
     /// Left to its pace, a world that shares its work runs its first three
-    /// such steps on the pool and the next three alone, then the way that
-    /// timed faster: the pace's choices reach the step. (The first step
-    /// is not paced: the world had no contacts to judge it by.)
+    /// such steps on the pool and the next three alone, then three on the
+    /// pool again before it judges: the pace's choices reach the step. (The
+    /// first step is not paced: the world had no contacts to judge it by.)
     #[test]
     fn the_step_pace_tries_both_ways_first() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let mut world = pile();
-        world.force_shared = None;
+        world.set_sharing(Sharing::Paced);
         let ways: Vec<bool> = pool.install(|| {
-            (0..7)
+            (0..10)
                 .map(|_| {
                     world.step(1.0 / 60.0).unwrap();
                     !world.profile().ran_alone
                 })
                 .collect()
         });
-        assert_eq!(ways, [true, true, true, true, false, false, false]);
+        assert_eq!(ways, [true, true, true, true, false, false, false, true, true, true]);
     }
 }

@@ -15,7 +15,7 @@ use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
 use crate::narrow_phase::NarrowPhase;
-use crate::pace::{Pace, Threads};
+use crate::pace::{Pace, Sharing, Threads};
 use crate::pair_hash::ContactOfPair;
 use crate::profile::StepProfile;
 use crate::slot_keys::SlotKeys;
@@ -91,15 +91,12 @@ pub struct World {
     pub(crate) collider_moves: Vec<Option<lamina_broadphase::Refit<ColliderKey>>>,
     /// What the infallible calls ([`World::new`], [`World::add_body`]) refused.
     pub(crate) refusals: Refusals,
-    /// The threads this step's stages may share their work with, and the
-    /// pace that chooses between the pool and the calling thread alone for
-    /// whole steps (`pace.rs`).
+    /// How the steps share their work with the pool; the threads this
+    /// step's stages may share it with; and the pace that chooses between
+    /// the pool and the calling thread alone for whole steps (`pace.rs`).
+    pub(crate) sharing: Sharing,
     pub(crate) threads: Threads,
     pub(crate) step_pace: Pace,
-    /// Runs every step shared (or alone) whatever the pace says (for tests
-    /// that compare the two ways).
-    #[cfg(test)]
-    pub(crate) force_shared: Option<bool>,
 }
 
 /// The bad input that calls without an error to return replaced by a safe
@@ -160,10 +157,9 @@ impl Clone for World {
             collider_poses: Vec::new(),
             collider_moves: Vec::new(),
             refusals: self.refusals,
+            sharing: self.sharing,
             threads: Threads::default(),
             step_pace: Pace::default(),
-            #[cfg(test)]
-            force_shared: self.force_shared,
         }
     }
 }
@@ -228,11 +224,11 @@ impl World {
             collider_poses: Vec::new(),
             collider_moves: Vec::new(),
             refusals: Refusals::default(),
+            // Unit tests on a pool share their steps' work whatever the
+            // timings, so that what they cover does not depend on the machine.
+            sharing: if cfg!(test) { Sharing::Always } else { Sharing::Paced },
             threads: Threads::default(),
             step_pace: Pace::default(),
-            // Tests on a pool share their steps' work, whatever the timings.
-            #[cfg(test)]
-            force_shared: Some(true),
         }
     }
 
@@ -578,6 +574,20 @@ impl World {
     /// Counters and timings of the last step.
     pub fn profile(&self) -> &StepProfile {
         &self.profile
+    }
+
+    /// Sets how the steps share their work with the threads of the rayon
+    /// pool they run on: [`Sharing::Paced`] (the default) times both ways
+    /// and runs the faster; [`Sharing::Always`] and [`Sharing::Never`] fix
+    /// the way, for a program that has measured its own machine, or wants
+    /// the calling thread's time alone. The results are the same bits.
+    pub fn set_sharing(&mut self, sharing: Sharing) {
+        self.sharing = sharing;
+    }
+
+    /// How the steps share their work with the pool ([`World::set_sharing`]).
+    pub fn sharing(&self) -> Sharing {
+        self.sharing
     }
 
     /// A hash of every body's pose and velocity bits, in key order: equal

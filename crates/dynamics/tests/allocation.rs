@@ -4,12 +4,15 @@
 //! while a long chain of joints drapes over the ground, while a pyramid large
 //! enough for every list to be made on the pool steps on two threads, while
 //! a weightless crowd circles on two threads, moving every broad-phase proxy
-//! at every step, and while a fully asleep pile steps.
+//! at every step (its steps sharing their work, then keeping it on the calling
+//! thread), and while a fully asleep pile steps. The worlds on two threads are
+//! told to share their work always, so that what is checked does not depend on
+//! what their pace would find faster.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, World, WorldSettings};
+use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, Sharing, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 
 struct Counting;
@@ -145,6 +148,7 @@ fn warm_steps_do_not_allocate() {
     // 63 jobs (not the engine's doing, and not a cost inside the pool).
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     let mut jointed = chain();
+    jointed.set_sharing(Sharing::Always);
     pool.install(|| allocations_during(900, &mut jointed));
     assert!(
         jointed.contacts().filter(|c| c.is_touching()).count() > 100,
@@ -156,6 +160,7 @@ fn warm_steps_do_not_allocate() {
     // Large enough (16,471 boxes, about 49,000 contacts) that the solver
     // lists its bodies and contacts on the pool.
     let mut large = pyramid(181, WorldSettings { enable_sleep: false, ..WorldSettings::default() });
+    large.set_sharing(Sharing::Always);
     pool.install(|| allocations_during(60, &mut large));
     let during = pool.install(|| allocations_during(20, &mut large));
     assert_eq!(during, 0, "a warm large pyramid on two threads allocated");
@@ -164,10 +169,16 @@ fn warm_steps_do_not_allocate() {
     // its regions re-sorted side by side, and the colliders of bodies with
     // two bounded on the pool.
     let (mut crowd, keys) = crowd();
+    crowd.set_sharing(Sharing::Always);
     pool.install(|| circle(120, &mut crowd, &keys, 0));
     let during = pool.install(|| circle(60, &mut crowd, &keys, 120));
     assert_eq!(during, 0, "a warm circling crowd on two threads allocated");
     assert!(crowd.contacts().next().is_none(), "the crowd's boxes met");
+    // The same crowd kept on the calling thread: every stage's other path.
+    crowd.set_sharing(Sharing::Never);
+    pool.install(|| circle(20, &mut crowd, &keys, 180));
+    let during = pool.install(|| circle(60, &mut crowd, &keys, 200));
+    assert_eq!(during, 0, "a warm circling crowd kept alone allocated");
 
     let mut asleep = pyramid(8, WorldSettings::default());
     allocations_during(400, &mut asleep);

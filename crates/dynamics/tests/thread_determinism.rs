@@ -1,7 +1,8 @@
 //! Bit-identical results for any thread count: a mixed scene, large enough that
-//! every parallel stage really splits its work, stepped on pools of 1 to 16
+//! every parallel stage really splits its work (its steps told to share it
+//! always, not as their pace finds faster), stepped on pools of 1 to 16
 //! threads, with sleeping on and off, must hash the same — and the same as the
-//! golden value recorded here. With sleeping on, the islands and sleep timers
+//! golden value recorded here; so must the scene paced, and kept alone. With sleeping on, the islands and sleep timers
 //! run, but within the run hardly a body falls asleep (in f32 none does, so
 //! both golden values are the same there); falling asleep is pinned by a
 //! jointed scene (Box2D's falling hinges), stepped until it sleeps: the step
@@ -13,13 +14,14 @@
 //! shapes are built from exact coordinates), so the hash does not depend on the
 //! platform's sine and cosine either.
 
-use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, World, WorldSettings};
+use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, Sharing, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 
 /// A pyramid of `rows` rows of unit boxes on a ground of half-width
 /// `ground_half_width`, centred on x = 0.
 fn pyramid(settings: WorldSettings, rows: usize, ground_half_width: Real) -> World {
     let mut w = World::new(settings);
+    w.set_sharing(Sharing::Always);
     let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
     w.add_collider(ground, ColliderDesc::new(Shape::rectangle(ground_half_width, 1.0))).unwrap();
     for i in 0..rows {
@@ -55,9 +57,14 @@ fn scene(enable_sleep: bool) -> World {
 }
 
 fn hash_after(threads: usize, steps: usize, enable_sleep: bool) -> u64 {
+    hash_sharing(threads, steps, enable_sleep, Sharing::Always)
+}
+
+fn hash_sharing(threads: usize, steps: usize, enable_sleep: bool, sharing: Sharing) -> u64 {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     pool.install(|| {
         let mut w = scene(enable_sleep);
+        w.set_sharing(sharing);
         for _ in 0..steps {
             w.step(1.0 / 60.0).unwrap();
         }
@@ -92,12 +99,23 @@ fn every_thread_count_gives_the_same_bits() {
     }
 }
 
+/// The scene's steps paced (each on the pool or alone, as timed) and kept
+/// alone, on three threads, end in the bits of one thread.
+#[test]
+fn every_way_of_sharing_gives_the_same_bits() {
+    let reference = hash_after(1, STEPS, false);
+    for sharing in [Sharing::Paced, Sharing::Never] {
+        assert_eq!(hash_sharing(3, STEPS, false, sharing), reference, "{sharing:?}");
+    }
+}
+
 /// Box2D's "falling hinges": 4 columns of 30 rounded boxes, tilted ±0.1 rad
 /// in turn (angles go through the deterministic sine and cosine), each pair
 /// joined by a revolute joint with limits −0.1π..0.2π and a 0.5 Hz spring,
 /// dropped on the ground.
 fn falling_hinges() -> World {
     let mut w = World::new(WorldSettings::default());
+    w.set_sharing(Sharing::Always);
     let ground = w.add_body(BodyDesc::fixed().translation(0.0, -1.0));
     w.add_collider(ground, ColliderDesc::new(Shape::rectangle(40.0, 1.0))).unwrap();
     let (columns, rows) = (4, 30);

@@ -34,7 +34,7 @@ use crate::{BodyKey, ColliderKey, WorldSettings};
 pub(super) const RUN: usize = 1024;
 
 /// Worlds with this many bodies or more list their bodies on the pool,
-/// when it has more than one thread; smaller ones take a single walk, which
+/// when the step shares its work (`pace.rs`); smaller ones take a single walk, which
 /// costs less than handing out the runs. On the 2-core machine a pool made
 /// the lists of large_pyramid (5,051 bodies, 14,950 contacts) and the
 /// spinner (6,079 and 20,456) slower, and many_pyramids' (22,001 and
@@ -42,7 +42,7 @@ pub(super) const RUN: usize = 1024;
 pub(super) const BODIES_ON_POOL_FROM: usize = 16 * RUN;
 
 /// Contact lists of this many summaries or more are made on the pool, when
-/// it has more than one thread: a contact is less work to list than a body,
+/// the step shares its work: a contact is less work to list than a body,
 /// so it takes more of them to pay for the runs (see [`BODIES_ON_POOL_FROM`]).
 pub(super) const CONTACTS_ON_POOL_FROM: usize = 32 * RUN;
 

@@ -159,9 +159,12 @@ pub(crate) struct Solver {
     team: Team<Pass>,
     /// Whether the substeps run on the team or on one thread (`pace.rs`).
     pace: Pace,
-    /// The threads this step's stages may share their work with (the
-    /// world's, set at the start of each step).
+    /// The threads this step's stages may share their work with, and
+    /// whether the step's pace is steady, the only steps in which the
+    /// substeps' pace tries and times (both the world's, set at the start
+    /// of each step).
     pub threads: Threads,
+    pub steady: bool,
     /// Scratch of the lists made on the pool (`gather.rs`): each run's
     /// counts and where its entries start, and the bodies borrowed.
     run_counts: Vec<[usize; 3]>,
@@ -539,8 +542,8 @@ impl Solver {
     /// The bundles are filled in the same blocks as later solve them: each
     /// member of the team starts on its own share of every colour, so that,
     /// unless another member claims part of it, its first pass finds those
-    /// bundles in its own cache. (Where the pace runs the stages on one
-    /// thread, that thread does it all.)
+    /// bundles in its own cache. (Where the substeps' pace, or the step's,
+    /// runs the stages on one thread, that thread does it all.)
     pub fn run_substeps(
         &mut self,
         manifolds: &[SolverManifold],
@@ -576,7 +579,11 @@ impl Solver {
             color_stages(team, &used, merge, Pass::StageImpulses);
         }
         let items = team.items();
-        let (on_team, timed) = if threads > 1 { self.pace.choose() } else { (false, false) };
+        let (on_team, timed) = match (threads > 1, self.steady) {
+            (true, true) => self.pace.choose(),
+            (true, false) => (self.pace.way(), false),
+            (false, _) => (false, false),
+        };
 
         let (max_speed, inv_h) = (settings.max_linear_speed, 1.0 / h);
         let max_push = settings.contact_push_max_velocity;
