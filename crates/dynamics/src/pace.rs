@@ -110,12 +110,19 @@ pub(crate) struct Pace {
 impl Default for Pace {
     /// Shared first, then alone tried after a few runs.
     fn default() -> Self {
+        Self::first_trying_at(Self::FIRST_TRY)
+    }
+}
+
+impl Pace {
+    /// A pace that runs shared first and tries alone from run `first_try`.
+    pub fn first_trying_at(first_try: u64) -> Self {
         Self {
             runs: 0,
             shared: true,
             settling: true,
             recent: [f64::INFINITY; 2],
-            try_runs: Self::FIRST_TRY..Self::FIRST_TRY + Self::TRY_RUNS,
+            try_runs: first_try..first_try + Self::TRY_RUNS,
             before: f64::INFINITY,
             tried: f64::INFINITY,
             after: f64::INFINITY,
@@ -123,11 +130,20 @@ impl Default for Pace {
             steady: false,
         }
     }
-}
 
-impl Pace {
     /// The run that starts the first try: after a settling run and two timed.
     pub const FIRST_TRY: u64 = 3;
+    /// The run at which the first try is judged, by default.
+    pub const FIRST_JUDGED: u64 = Self::FIRST_TRY + 2 * Self::TRY_RUNS;
+    /// The run that starts a step's first try: once the pace of the solver
+    /// within it has judged its own first try. That pace runs only in the
+    /// step's steady runs, the first of which is the step's second (its
+    /// first settles); it judges at its run `FIRST_JUDGED`, the step's
+    /// `FIRST_JUDGED + 1`; the step's try is then timed against the two
+    /// runs after that. Tried sooner, the step would time its shared runs
+    /// with the solver's team still untried, and in a scene where the team
+    /// is the slower way find sharing slower than it is.
+    pub const STEP_FIRST_TRY: u64 = Self::FIRST_JUDGED + 4;
     /// Runs of a try, and of the chosen way after it before the try is
     /// judged: one to settle the caches, two timed.
     pub const TRY_RUNS: u64 = 3;
@@ -140,9 +156,18 @@ impl Pace {
     /// each, which the wait would spread over two hundred runs apiece, were
     /// it not cut to [`Pace::LONGEST_INTERVAL`].
     pub const WAIT_PER_LOSS: f64 = 200.0;
-    /// How much faster a try must be to change the way: a twentieth, so
-    /// that two ways about as fast do not take turns on noise.
-    pub const MARGIN: f64 = 0.05;
+    /// How much faster a try must be to change the way: a tenth to leave
+    /// the pool for one thread, a fiftieth to come back. Steps of a moving
+    /// scene vary by a few hundredths from one to the next, so the best of
+    /// two runs each way can differ by a twentieth on noise alone; leaving
+    /// the pool the program gave takes a clear win, and a scene that has
+    /// grown into sharing (a pile still falling in, alone faster, then
+    /// settled and dense, the pool faster by a tenth) comes back to it.
+    pub const MARGIN_TO_ALONE: f64 = 0.10;
+    pub const MARGIN_TO_SHARED: f64 = 0.02;
+    /// How far apart the chosen way's times on the two sides of a try may
+    /// be for the try to be judged: a fifth.
+    pub const JUMP: f64 = 1.2;
 
     /// Whether the next run is shared (true) or alone, and whether its time
     /// should be recorded.
@@ -208,12 +233,24 @@ impl Pace {
     /// it confirmed is tried against less often, the less the slower the
     /// try was.
     fn judge(&mut self, n: u64) {
-        let chosen = match (self.before.is_finite(), self.after.is_finite()) {
-            (true, true) => 0.5 * (self.before + self.after),
-            _ => self.before.min(self.after),
+        let (before, after) = (self.before, self.after);
+        let chosen = match (before.is_finite(), after.is_finite()) {
+            (true, true) => 0.5 * (before + after),
+            _ => before.min(after),
         };
+        // A scene whose work per item jumped during the try (a crowd
+        // landing) judges nothing: averaging its two sides would not give
+        // the chosen way's time in the middle. It is tried again soon.
+        if before.max(after) > Self::JUMP * before.min(after) {
+            self.interval = Self::FIRST_INTERVAL;
+            (self.before, self.tried, self.after) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+            let start = n + self.interval;
+            self.try_runs = start..start + Self::TRY_RUNS;
+            return;
+        }
         // Without a time of the chosen way there is nothing to beat.
-        if chosen.is_finite() && self.tried < chosen * (1.0 - Self::MARGIN) {
+        let margin = if self.shared { Self::MARGIN_TO_ALONE } else { Self::MARGIN_TO_SHARED };
+        if chosen.is_finite() && self.tried < chosen * (1.0 - margin) {
             self.shared = !self.shared;
             self.settling = true;
             self.recent = [f64::INFINITY; 2];
@@ -296,9 +333,9 @@ mod tests {
         assert_eq!(runs_of(&ways, 0, true), expected);
     }
 
-    /// Once alone is chosen, a try of shared a hair faster than alone, with
-    /// alone's runs now and then five times as long (a machine busy for a
-    /// moment), keeps alone; a try clearly faster switches to shared.
+    /// Once alone is chosen, a try of shared a hair (1 %) faster than alone,
+    /// with alone's runs now and then five times as long (a machine busy
+    /// for a moment), keeps alone; a try clearly faster switches to shared.
     #[test]
     fn noise_does_not_switch_the_way() {
         let mut pace = Pace::default();
@@ -313,8 +350,31 @@ mod tests {
         assert_eq!(runs_of(&ways, 25, true), [25, 26, 27], "only the try ran shared");
         // The try at 63 to 65, judged at 69, switches; alone is tried 16
         // runs later.
-        let ways = drive(&mut pace, 63..100, |_, shared| if shared { 0.009 } else { 0.01 });
+        let ways = drive(&mut pace, 63..100, |_, shared| if shared { 0.008 } else { 0.01 });
         assert_eq!(runs_of(&ways, 63, false), [66, 67, 68, 85, 86, 87]);
+    }
+
+    /// Leaving the pool takes a try a tenth faster; coming back, a fiftieth:
+    /// alone 5 % faster than shared is not taken, and once alone is taken
+    /// (a fifth faster, for a while), shared 5 % faster is.
+    #[test]
+    fn leaving_the_pool_takes_a_clearer_win_than_coming_back() {
+        let mut pace = Pace::default();
+        let ways = drive(&mut pace, 0..60, |_, shared| if shared { 0.0105 } else { 0.01 });
+        assert_eq!(runs_of(&ways, 0, false), [3, 4, 5, 41, 42, 43], "alone only in its tries");
+        let mut pace = Pace::default();
+        let ways = drive(&mut pace, 0..60, |n, shared| match (shared, n < 20) {
+            (true, true) => 0.012,
+            (true, false) => 0.0095,
+            (false, _) => 0.01,
+        });
+        // Alone from 9; shared tried at 25 to 27, judged at 31 and taken;
+        // alone tried again 16 runs later.
+        let alone: Vec<u64> = runs_of(&ways, 0, false);
+        assert_eq!(
+            alone,
+            [3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 28, 29, 30, 47, 48, 49]
+        );
     }
 
     /// Steady runs are the chosen way's, away from its tries: not the first
@@ -356,14 +416,37 @@ mod tests {
         assert_eq!(runs_of(&ways, 0, false), [3, 4, 5, 41, 42, 43]);
     }
 
-    /// Two ways as fast, in a scene whose work per item falls by 3 % a run:
-    /// a try always finds the other way faster than the chosen way's runs
-    /// before it, but not than those on both sides; the way never changes.
+    /// Once alone is chosen, the two ways as fast in a scene whose work per
+    /// item falls by 1 % a run: a try of shared always finds it faster than
+    /// alone's runs before it (by 3 %, more than the 2 % it must win by),
+    /// but not than those on both sides; the way never changes back.
     #[test]
     fn a_drifting_scene_favours_neither_way() {
         let mut pace = Pace::default();
-        let ways = drive(&mut pace, 0..600, |n, _| 0.01 * 0.97f64.powi(n as i32));
-        let alone = runs_of(&ways, 0, false);
-        assert!(alone.chunks(3).all(|t| t.len() == 3 && t[2] == t[0] + 2), "only tries ran alone: {alone:?}");
+        let ways = drive(&mut pace, 0..600, |n, shared| match (shared, n < 9) {
+            (true, true) => 0.02,
+            _ => 0.01 * 0.99f64.powi(n as i32),
+        });
+        let shared = runs_of(&ways, 9, true);
+        let tries = shared.chunks(3).all(|t| t.len() == 3 && t[2] == t[0] + 2);
+        assert!(tries && shared.len() >= 9, "only tries ran shared: {shared:?}");
+    }
+
+    /// A try during which the scene's work per item jumps (the chosen way's
+    /// runs after it take half as long again as those before) is not
+    /// judged, though the try beats the chosen way's average by far: the
+    /// way holds, and the next try comes 16 runs later; that one, with the
+    /// scene steady, is judged and taken.
+    #[test]
+    fn a_try_across_a_jump_is_not_judged() {
+        let mut pace = Pace::default();
+        let ways = drive(&mut pace, 0..40, |n, shared| match (shared, n) {
+            (true, ..=2) => 0.01,
+            (true, _) => 0.015,
+            (false, _) => 0.0105,
+        });
+        let mut expected = vec![3, 4, 5, 25, 26, 27];
+        expected.extend(31..40);
+        assert_eq!(runs_of(&ways, 0, false), expected);
     }
 }
