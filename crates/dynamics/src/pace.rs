@@ -105,18 +105,54 @@ pub(crate) struct Pace {
     /// Whether the last run chosen is a plain run of the chosen way, away
     /// from any try and the runs that judge it ([`Pace::steady`]).
     steady: bool,
+    /// How much faster a try must be to leave the shared way for alone,
+    /// and to come back ([`Margins`]).
+    margins: Margins,
+    /// The items of the last timed run of the chosen way, and of the last
+    /// when a try was judged (0 before any).
+    items: usize,
+    items_judged: usize,
+}
+
+/// How much faster a try must be to change the way, as a fraction of the
+/// chosen way's time: to leave the shared way for alone, and to come back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Margins {
+    pub to_alone: f64,
+    pub to_shared: f64,
+}
+
+impl Margins {
+    /// A twentieth either way: for the solver's team, within a step that
+    /// already chose to share. Steps of a moving scene vary by a few
+    /// hundredths from one to the next, so the best of two runs each way
+    /// can differ by about that much on noise alone.
+    pub const EVEN: Self = Self { to_alone: 0.05, to_shared: 0.05 };
+    /// A tenth to leave the pool for one thread, a fiftieth to come back:
+    /// for whole steps. Leaving the pool the program gave takes a clear
+    /// win, and a scene that has grown into sharing (a pile still falling
+    /// in, alone faster, then settled and dense, the pool faster by a
+    /// tenth on the 2-core machine) comes back to it.
+    pub const STEPS: Self = Self { to_alone: 0.10, to_shared: 0.02 };
 }
 
 impl Default for Pace {
-    /// Shared first, then alone tried after a few runs.
+    /// Shared first, then alone tried after a few runs, by even margins.
     fn default() -> Self {
-        Self::first_trying_at(Self::FIRST_TRY)
+        Self::new(Self::FIRST_TRY, Margins::EVEN)
     }
 }
 
 impl Pace {
-    /// A pace that runs shared first and tries alone from run `first_try`.
-    pub fn first_trying_at(first_try: u64) -> Self {
+    /// The pace of whole steps: its first try waits for the solver's pace
+    /// ([`Pace::STEP_FIRST_TRY`]), and leaves the pool only on a clear win.
+    pub fn for_steps() -> Self {
+        Self::new(Self::STEP_FIRST_TRY, Margins::STEPS)
+    }
+
+    /// A pace that runs shared first, tries alone from run `first_try`, and
+    /// changes way by `margins`.
+    pub fn new(first_try: u64, margins: Margins) -> Self {
         Self {
             runs: 0,
             shared: true,
@@ -128,6 +164,9 @@ impl Pace {
             after: f64::INFINITY,
             interval: Self::FIRST_INTERVAL,
             steady: false,
+            margins,
+            items: 0,
+            items_judged: 0,
         }
     }
 
@@ -156,15 +195,6 @@ impl Pace {
     /// each, which the wait would spread over two hundred runs apiece, were
     /// it not cut to [`Pace::LONGEST_INTERVAL`].
     pub const WAIT_PER_LOSS: f64 = 200.0;
-    /// How much faster a try must be to change the way: a tenth to leave
-    /// the pool for one thread, a fiftieth to come back. Steps of a moving
-    /// scene vary by a few hundredths from one to the next, so the best of
-    /// two runs each way can differ by a twentieth on noise alone; leaving
-    /// the pool the program gave takes a clear win, and a scene that has
-    /// grown into sharing (a pile still falling in, alone faster, then
-    /// settled and dense, the pool faster by a tenth) comes back to it.
-    pub const MARGIN_TO_ALONE: f64 = 0.10;
-    pub const MARGIN_TO_SHARED: f64 = 0.02;
     /// How far apart the chosen way's times on the two sides of a try may
     /// be for the try to be judged: a fifth.
     pub const JUMP: f64 = 1.2;
@@ -226,6 +256,22 @@ impl Pace {
             // One of the runs that judge the try.
             self.after = self.after.min(per_item);
         }
+        self.items = items;
+        // Work twice or half what it was when last judged (a scene that
+        // grew from a few bodies to a crowd) may favour the other way: the
+        // verdict is stale, and the next try comes after two more runs.
+        if self.work_changed() && self.try_runs.start > self.runs + 2 {
+            let start = self.runs + 2;
+            self.try_runs = start..start + Self::TRY_RUNS;
+            self.items_judged = items;
+        }
+    }
+
+    /// Whether the chosen way's last run had twice or half the items it
+    /// had when a try was last judged.
+    fn work_changed(&self) -> bool {
+        let (now, judged) = (self.items, self.items_judged);
+        judged > 0 && (now > 2 * judged || 2 * now < judged)
     }
 
     /// Judges the try before run `n`: the way it tried is taken if it beat
@@ -233,6 +279,10 @@ impl Pace {
     /// it confirmed is tried against less often, the less the slower the
     /// try was.
     fn judge(&mut self, n: u64) {
+        // Work that changed twofold during the try leaves its verdict stale
+        // as soon as it is given: the next try comes after two runs.
+        let stale = self.work_changed();
+        self.items_judged = self.items;
         let (before, after) = (self.before, self.after);
         let chosen = match (before.is_finite(), after.is_finite()) {
             (true, true) => 0.5 * (before + after),
@@ -249,7 +299,7 @@ impl Pace {
             return;
         }
         // Without a time of the chosen way there is nothing to beat.
-        let margin = if self.shared { Self::MARGIN_TO_ALONE } else { Self::MARGIN_TO_SHARED };
+        let margin = if self.shared { self.margins.to_alone } else { self.margins.to_shared };
         if chosen.is_finite() && self.tried < chosen * (1.0 - margin) {
             self.shared = !self.shared;
             self.settling = true;
@@ -267,7 +317,7 @@ impl Pace {
             self.interval = (2 * self.interval).max(wait).min(Self::LONGEST_INTERVAL);
         }
         (self.before, self.tried, self.after) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
-        let start = n + self.interval;
+        let start = n + if stale { 2 } else { self.interval };
         self.try_runs = start..start + Self::TRY_RUNS;
     }
 }
@@ -354,15 +404,16 @@ mod tests {
         assert_eq!(runs_of(&ways, 63, false), [66, 67, 68, 85, 86, 87]);
     }
 
-    /// Leaving the pool takes a try a tenth faster; coming back, a fiftieth:
-    /// alone 5 % faster than shared is not taken, and once alone is taken
-    /// (a fifth faster, for a while), shared 5 % faster is.
+    /// By the margins of whole steps, leaving the pool takes a try a tenth
+    /// faster; coming back, a fiftieth: alone 5 % faster than shared is not
+    /// taken, and once alone is taken (a fifth faster, for a while), shared
+    /// 5 % faster is.
     #[test]
     fn leaving_the_pool_takes_a_clearer_win_than_coming_back() {
-        let mut pace = Pace::default();
+        let mut pace = Pace::new(Pace::FIRST_TRY, Margins::STEPS);
         let ways = drive(&mut pace, 0..60, |_, shared| if shared { 0.0105 } else { 0.01 });
         assert_eq!(runs_of(&ways, 0, false), [3, 4, 5, 41, 42, 43], "alone only in its tries");
-        let mut pace = Pace::default();
+        let mut pace = Pace::new(Pace::FIRST_TRY, Margins::STEPS);
         let ways = drive(&mut pace, 0..60, |n, shared| match (shared, n < 20) {
             (true, true) => 0.012,
             (true, false) => 0.0095,
@@ -375,6 +426,37 @@ mod tests {
             alone,
             [3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 28, 29, 30, 47, 48, 49]
         );
+    }
+
+    /// A verdict given when the work was small is tried again soon once the
+    /// work has grown twofold: alone wins at a hundred items and is chosen
+    /// (judged at 9); shared wins from 2,000 on (run 30), and is tried two
+    /// runs after the work grows, not at the next scheduled try (41).
+    #[test]
+    fn work_grown_twofold_brings_the_next_try_forward() {
+        let mut pace = Pace::default();
+        let ways: Vec<bool> = (0..40u64)
+            .map(|n| {
+                let (shared, timed) = pace.choose();
+                let items = if n < 30 { 100 } else { 2000 };
+                let per_item = match (shared, n < 30) {
+                    (true, true) => 0.02,
+                    (false, true) => 0.01,
+                    (true, false) => 0.005,
+                    (false, false) => 0.01,
+                };
+                if timed {
+                    pace.record(shared, items, per_item * items as f64);
+                }
+                shared
+            })
+            .collect();
+        // The try of shared at 25 to 27 loses (judged at 31, kept alone; the
+        // work grew meanwhile); the next comes at 33, not 31 + 32, and wins.
+        let shared = runs_of(&ways, 0, true);
+        let mut expected = vec![0, 1, 2, 6, 7, 8, 25, 26, 27, 33, 34, 35];
+        expected.extend(39..40);
+        assert_eq!(shared, expected);
     }
 
     /// Steady runs are the chosen way's, away from its tries: not the first
@@ -418,11 +500,12 @@ mod tests {
 
     /// Once alone is chosen, the two ways as fast in a scene whose work per
     /// item falls by 1 % a run: a try of shared always finds it faster than
-    /// alone's runs before it (by 3 %, more than the 2 % it must win by),
-    /// but not than those on both sides; the way never changes back.
+    /// alone's runs before it (by 3 %, more than the 2 % it must win by
+    /// with the margins of whole steps), but not than those on both sides;
+    /// the way never changes back.
     #[test]
     fn a_drifting_scene_favours_neither_way() {
-        let mut pace = Pace::default();
+        let mut pace = Pace::new(Pace::FIRST_TRY, Margins::STEPS);
         let ways = drive(&mut pace, 0..600, |n, shared| match (shared, n < 9) {
             (true, true) => 0.02,
             _ => 0.01 * 0.99f64.powi(n as i32),

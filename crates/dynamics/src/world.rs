@@ -159,7 +159,7 @@ impl Clone for World {
             refusals: self.refusals,
             sharing: self.sharing,
             threads: Threads::default(),
-            step_pace: Pace::first_trying_at(Pace::STEP_FIRST_TRY),
+            step_pace: Pace::for_steps(),
         }
     }
 }
@@ -228,7 +228,7 @@ impl World {
             // timings, so that what they cover does not depend on the machine.
             sharing: if cfg!(test) { Sharing::Always } else { Sharing::Paced },
             threads: Threads::default(),
-            step_pace: Pace::first_trying_at(Pace::STEP_FIRST_TRY),
+            step_pace: Pace::for_steps(),
         }
     }
 
