@@ -185,7 +185,7 @@ impl World {
             }
             run
         };
-        if !self.threads.share(awake.len(), 2 * FINALIZE_CHUNK) {
+        if !self.threads.share(awake.len(), SHARED_FROM) {
             runs.clear();
             let chunks = bodies.chunks_mut(FINALIZE_CHUNK).zip(colliders.chunks_mut(FINALIZE_CHUNK));
             let chunks = chunks.zip(states.chunks(FINALIZE_CHUNK)).zip(finished.chunks_mut(FINALIZE_CHUNK));
@@ -237,7 +237,7 @@ impl World {
             }
             f
         };
-        if !self.threads.share(waiting.len(), 2 * FINALIZE_CHUNK) {
+        if !self.threads.share(waiting.len(), SHARED_FROM) {
             swept.clear();
             swept.extend(waiting.iter().map(sweep));
         } else {
@@ -267,7 +267,7 @@ impl World {
             Writing::Kept(ck) | Writing::Moved(ck) => Some(ck),
             _ => None,
         };
-        if !self.threads.share(waiting.len(), 2 * FINALIZE_CHUNK) {
+        if !self.threads.share(waiting.len(), SHARED_FROM) {
             for (&i, f) in waiting.iter().zip(swept) {
                 let b = &mut self.bodies[awake[i as usize]];
                 f.write_in_place(b, kept(f).and_then(|ck| self.colliders.get_mut(ck)));
@@ -381,7 +381,7 @@ impl World {
             (!c.proxy_box.contains(&c.aabb)).then_some((*ck, c.proxy_hint, c.aabb))
         };
         moves.clear();
-        if !self.threads.share(poses.len(), 2 * FINALIZE_CHUNK) {
+        if !self.threads.share(poses.len(), SHARED_FROM) {
             moves.extend(
                 poses.iter().map(|entry| self.colliders.get_mut(entry.0).and_then(|c| bound(entry, c))),
             );
@@ -484,9 +484,13 @@ fn first_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> FirstBoun
 /// [`FinishedRun`].
 const FINALIZE_CHUNK: usize = 256;
 
+/// Bodies (or colliders) from which finalising them is worth sharing with
+/// the pool: two runs at least.
+const SHARED_FROM: usize = 2 * FINALIZE_CHUNK;
+
 /// Whether finalising `awake` bodies is worth sharing with the pool.
 pub(crate) fn finalize_shares(awake: usize) -> bool {
-    awake >= 2 * FINALIZE_CHUNK
+    awake >= SHARED_FROM
 }
 
 /// The places in the awake list (of `len` bodies) of the runs that hold a
@@ -785,7 +789,7 @@ mod tests {
                 most_several = most_several.max(world.collider_poses.len());
             }
             assert!(moved > 0, "bodies moved their proxies");
-            assert!(most_waiting >= 2 * FINALIZE_CHUNK, "swept bodies written on several threads");
+            assert!(most_waiting >= SHARED_FROM, "swept bodies written on several threads");
             assert!(finalize_shares(most_several), "colliders bounded on several threads");
         }
     }

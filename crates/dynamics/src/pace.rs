@@ -329,10 +329,20 @@ mod tests {
     /// Runs `runs` of `pace`, each taking `time(n, shared)` seconds for one
     /// item, recorded when the pace asks; returns the ways chosen.
     fn drive(pace: &mut Pace, runs: std::ops::Range<u64>, time: impl Fn(u64, bool) -> f64) -> Vec<bool> {
+        drive_work(pace, runs, |n, shared| (1, time(n, shared)))
+    }
+
+    /// [`drive`] for runs of `work(n, shared)`: their items and seconds.
+    fn drive_work(
+        pace: &mut Pace,
+        runs: std::ops::Range<u64>,
+        work: impl Fn(u64, bool) -> (usize, f64),
+    ) -> Vec<bool> {
         runs.map(|n| {
             let (shared, timed) = pace.choose();
             if timed {
-                pace.record(shared, 1, time(n, shared));
+                let (items, seconds) = work(n, shared);
+                pace.record(shared, items, seconds);
             }
             shared
         })
@@ -435,22 +445,16 @@ mod tests {
     #[test]
     fn work_grown_twofold_brings_the_next_try_forward() {
         let mut pace = Pace::default();
-        let ways: Vec<bool> = (0..40u64)
-            .map(|n| {
-                let (shared, timed) = pace.choose();
-                let items = if n < 30 { 100 } else { 2000 };
-                let per_item = match (shared, n < 30) {
-                    (true, true) => 0.02,
-                    (false, true) => 0.01,
-                    (true, false) => 0.005,
-                    (false, false) => 0.01,
-                };
-                if timed {
-                    pace.record(shared, items, per_item * items as f64);
-                }
-                shared
-            })
-            .collect();
+        let ways = drive_work(&mut pace, 0..40, |n, shared| {
+            let items = if n < 30 { 100 } else { 2000 };
+            let per_item = match (shared, n < 30) {
+                (true, true) => 0.02,
+                (false, true) => 0.01,
+                (true, false) => 0.005,
+                (false, false) => 0.01,
+            };
+            (items, per_item * items as f64)
+        });
         // The try of shared at 25 to 27 loses (judged at 31, kept alone; the
         // work grew meanwhile); the next comes at 33, not 31 + 32, and wins.
         let shared = runs_of(&ways, 0, true);
@@ -485,15 +489,7 @@ mod tests {
     #[test]
     fn a_try_without_a_time_to_beat_changes_nothing() {
         let mut pace = Pace::default();
-        let ways: Vec<bool> = (0..45)
-            .map(|_| {
-                let (shared, timed) = pace.choose();
-                if timed {
-                    pace.record(shared, usize::from(!shared), 0.01);
-                }
-                shared
-            })
-            .collect();
+        let ways = drive_work(&mut pace, 0..45, |_, shared| (usize::from(!shared), 0.01));
         // Judged at 9, kept; the next try 32 runs later.
         assert_eq!(runs_of(&ways, 0, false), [3, 4, 5, 41, 42, 43]);
     }

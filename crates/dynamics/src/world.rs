@@ -580,7 +580,9 @@ impl World {
     /// pool they run on: [`Sharing::Paced`] (the default) times both ways
     /// and runs the faster; [`Sharing::Always`] and [`Sharing::Never`] fix
     /// the way, for a program that has measured its own machine, or wants
-    /// the calling thread's time alone. The results are the same bits.
+    /// the calling thread's time alone. The results are the same bits. A
+    /// clone keeps the setting; a world restored from a snapshot starts
+    /// paced, as the setting belongs to the program's run, like its pool.
     pub fn set_sharing(&mut self, sharing: Sharing) {
         self.sharing = sharing;
     }
