@@ -17,7 +17,7 @@ use lamina_geometry::tolerance::{LINEAR_SLOP, MANIFOLD_REUSE_DRIFT, MANIFOLD_REU
 use lamina_geometry::{Isometry, Point, Real, Rotation, Shape, Vec2};
 use lamina_narrowphase::FeatureId;
 
-use crate::body::BodyKind;
+use crate::body::{Body, BodyKind};
 use crate::prefetch::prefetch;
 use crate::{BodyKey, ColliderKey, ContactKey, World};
 
@@ -383,6 +383,22 @@ pub struct ContactHitEvent {
     pub approach_speed: Real,
 }
 
+impl ContactHitEvent {
+    /// The hit of contact `c` (between bodies `ba` and `bb`), which just
+    /// began touching, if its surfaces approach faster than `threshold`.
+    pub(crate) fn of(c: &Contact, ba: &Body, bb: &Body, threshold: Real) -> Option<Self> {
+        let first = c.points.first()?;
+        let approach_speed = -c.normal.dot(&(bb.velocity_at(&first.point) - ba.velocity_at(&first.point)));
+        (approach_speed > threshold).then_some(Self {
+            a: c.collider_a,
+            b: c.collider_b,
+            point: first.point,
+            normal: c.normal,
+            approach_speed,
+        })
+    }
+}
+
 /// A change of a sensor's overlap with another collider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -590,42 +606,37 @@ impl World {
         }
     }
 
-    /// Records a hit event for contact `key`, which just began touching, if its
-    /// surfaces approach faster than the threshold.
-    pub(crate) fn report_hit(&mut self, key: ContactKey) {
-        let c = &self.contacts[key];
-        let Some(first) = c.points.first() else { return };
-        let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
-        let approach_speed = -c.normal.dot(&(bb.velocity_at(&first.point) - ba.velocity_at(&first.point)));
-        if approach_speed > self.settings.hit_event_threshold {
-            self.hit_events.push(ContactHitEvent {
-                a: c.collider_a,
-                b: c.collider_b,
-                point: first.point,
-                normal: c.normal,
-                approach_speed,
-            });
+    /// Records that the pair `a`, `b` began (`touching`) or stopped touching: a
+    /// contact event (`sensor` is `None`), or a sensor event with the sensor
+    /// named first (`sensor` holds whether it is `a`).
+    pub(crate) fn report_touching_known(
+        &mut self,
+        (a, b): (ColliderKey, ColliderKey),
+        sensor: Option<bool>,
+        touching: bool,
+    ) {
+        match sensor {
+            Some(a_is_sensor) => {
+                let (sensor, visitor) = if a_is_sensor { (a, b) } else { (b, a) };
+                self.sensor_events.push(if touching {
+                    SensorEvent::Begin { sensor, visitor }
+                } else {
+                    SensorEvent::End { sensor, visitor }
+                });
+            }
+            None => self.contact_events.push(if touching {
+                ContactEvent::Begin { a, b }
+            } else {
+                ContactEvent::End { a, b }
+            }),
         }
     }
 
     /// Records that the pair `a`, `b` began (`touching`) or stopped touching: a
     /// sensor event, with the sensor named first, or a contact event.
     pub(crate) fn report_touching(&mut self, a: ColliderKey, b: ColliderKey, sensor: bool, touching: bool) {
-        if sensor {
-            let a_is_sensor = self.colliders.get(a).is_some_and(|x| x.sensor);
-            let (sensor, visitor) = if a_is_sensor { (a, b) } else { (b, a) };
-            self.sensor_events.push(if touching {
-                SensorEvent::Begin { sensor, visitor }
-            } else {
-                SensorEvent::End { sensor, visitor }
-            });
-        } else {
-            self.contact_events.push(if touching {
-                ContactEvent::Begin { a, b }
-            } else {
-                ContactEvent::End { a, b }
-            });
-        }
+        let sensor = sensor.then(|| self.colliders.get(a).is_some_and(|x| x.sensor));
+        self.report_touching_known((a, b), sensor, touching);
     }
 }
 
