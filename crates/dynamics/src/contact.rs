@@ -16,6 +16,7 @@ use lamina_broadphase::PairEvent;
 use lamina_geometry::tolerance::{LINEAR_SLOP, MANIFOLD_REUSE_DRIFT, MANIFOLD_REUSE_TURN};
 use lamina_geometry::{Isometry, Point, Real, Rotation, Shape, Vec2};
 use lamina_narrowphase::FeatureId;
+use rayon::prelude::*;
 
 use crate::body::{Body, BodyKind};
 use crate::prefetch::prefetch;
@@ -419,6 +420,10 @@ pub enum SensorEvent {
     },
 }
 
+/// From this many ended pairs on, a step that shares its work looks up
+/// their contacts on the pool, in runs of half as many.
+const ENDS_ON_POOL_FROM: usize = 512;
+
 impl World {
     /// Turns the broad phase's pair events into new and destroyed contacts.
     pub(crate) fn update_pairs(&mut self) {
@@ -428,12 +433,29 @@ impl World {
         self.broad_phase.update_pairs(&mut events);
         // Every end comes before every beginning.
         let ends = events.partition_point(|event| matches!(event, PairEvent::End(..)));
+        // The contacts of the pairs that ended: each a probe of the pair map
+        // and a cache miss or two, which a fast crowd pays a few thousand
+        // times a step; on the pool when there are many.
+        let mut ended = std::mem::take(&mut self.narrow.ended);
+        let contact_of_pair = &self.contact_of_pair;
+        let lookup = |event: &PairEvent<ColliderKey>| match *event {
+            PairEvent::End(a, b) => contact_of_pair.get(&(a, b)).copied(),
+            PairEvent::Begin(..) => None,
+        };
+        if self.threads.share(ends, ENDS_ON_POOL_FROM) {
+            events[..ends]
+                .par_iter()
+                .with_min_len(ENDS_ON_POOL_FROM / 2)
+                .map(lookup)
+                .collect_into_vec(&mut ended);
+        } else {
+            ended.clear();
+            ended.extend(events[..ends].iter().map(lookup));
+        }
         let mut doomed = std::mem::take(&mut self.narrow.doomed);
         doomed.clear();
-        doomed.extend(events[..ends].iter().filter_map(|event| match *event {
-            PairEvent::End(a, b) => self.contact_of_pair.get(&(a, b)).copied(),
-            PairEvent::Begin(..) => None,
-        }));
+        doomed.extend(ended.iter().flatten());
+        self.narrow.ended = ended;
         self.destroy_contacts_in_order(&doomed);
         self.narrow.doomed = doomed;
         for event in &events[ends..] {

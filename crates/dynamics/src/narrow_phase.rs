@@ -310,6 +310,8 @@ pub(crate) struct NarrowPhase {
     relisted: Vec<ContactKey>,
     /// A scratch list of contacts to destroy.
     pub(crate) doomed: Vec<ContactKey>,
+    /// Scratch: the contact of each pair that ended, if it has one.
+    pub(crate) ended: Vec<Option<ContactKey>>,
     /// Dynamic pairs that began (true) or stopped touching.
     links: Vec<(BodyKey, BodyKey, bool)>,
     to_wake: Vec<BodyKey>,
