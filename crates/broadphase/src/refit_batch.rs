@@ -40,7 +40,7 @@ use lamina_geometry::{Aabb, Point};
 use rayon::prelude::*;
 
 use crate::error::BroadPhaseError;
-use crate::proxy::{Placement, ProxyHint};
+use crate::proxy::{Placement, Proxy, ProxyHint};
 use crate::sweep_and_prune::{ProxyView, SweepAndPrune};
 
 /// A batch of refits of a [`SweepAndPrune`], from
@@ -200,12 +200,17 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
                 sap.grid.choose_resort(r);
             }
         }
+        self.sap.take_boxes(&mut planned);
         for (i, (&(key, hint, aabb), plan)) in refits.iter().zip(&planned).enumerate() {
             let sap = &mut *self.sap;
             // What `SweepAndPrune::refit_hinted` would do, without finding
             // again what the plan found.
             let made = match plan.outcome {
                 Outcome::Fits => Ok((None, ProxyHint(plan.id))),
+                Outcome::TakesBox => {
+                    sap.queue(plan.id);
+                    Ok((Some(plan.fat), ProxyHint(plan.id)))
+                }
                 Outcome::SameCells => {
                     sap.move_within_cells(plan.id, plan.fat);
                     sap.queue(plan.id);
@@ -240,6 +245,10 @@ enum Outcome {
     Fits,
     /// It leaves the fat box for a new one in the same regions of the grid.
     SameCells,
+    /// [`Outcome::SameCells`] in regions that are all re-sorted at the end
+    /// of the batch: the proxy's record has taken its new box
+    /// ([`SweepAndPrune::take_boxes`]), and nothing else changes until then.
+    TakesBox,
     /// Anything else (an error, a proxy changing regions or not in the
     /// grid): made as one refit.
     Other,
@@ -291,6 +300,30 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> SweepAndPrune<K> {
         plan
     }
 
+    /// Gives each planned proxy that moves within its regions, all of them
+    /// re-sorted at the end of the batch, its new box: all that
+    /// [`SweepAndPrune::move_within_cells`] does for it (the regions take
+    /// the box at the re-sort). When most of a crowd moves, these are most
+    /// of the refits, each a write to a record of its own far from the
+    /// others: on the pool, and marked [`Outcome::TakesBox`]. The plans are
+    /// of distinct proxies (see [`SweepAndPrune::meets_twice`]).
+    fn take_boxes(&mut self, planned: &mut [PlannedRefit]) {
+        let grid = &self.grid;
+        let records = ProxyRecords::new(&mut self.proxies);
+        planned.par_chunks_mut(PLAN_RUN).for_each(|run| {
+            for plan in run {
+                let regions = &plan.regions[..plan.count as usize];
+                if plan.outcome == Outcome::SameCells && regions.iter().all(|&r| grid.resorts(r)) {
+                    plan.outcome = Outcome::TakesBox;
+                    // SAFETY: no two plans name one proxy, each plan is
+                    // visited by one task, and nothing else reads or
+                    // writes the proxies until the pool is done.
+                    unsafe { records.set_fat(plan.id, plan.fat) };
+                }
+            }
+        });
+    }
+
     /// Whether two of the `planned` refits are of one proxy. Leaves
     /// [`SweepAndPrune::met`] clear.
     fn meets_twice(&mut self, planned: &[PlannedRefit]) -> bool {
@@ -309,6 +342,36 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> SweepAndPrune<K> {
             self.met[id as usize / 64] = 0;
         }
         twice
+    }
+}
+
+/// The proxies' records, for tasks on several threads that each write
+/// records no other task touches.
+struct ProxyRecords<K> {
+    first: *mut Proxy<K>,
+    len: usize,
+}
+
+// SAFETY: tasks only write the boxes of distinct records through it (see
+// `set_fat`), plain data; the keys are neither read nor written, and the
+// records' owner lends them for the writer's whole life.
+unsafe impl<K: Send> Sync for ProxyRecords<K> {}
+
+impl<K> ProxyRecords<K> {
+    fn new(proxies: &mut [Proxy<K>]) -> Self {
+        Self { first: proxies.as_mut_ptr(), len: proxies.len() }
+    }
+
+    /// Sets the fat box of proxy `id`.
+    ///
+    /// # Safety
+    ///
+    /// No other thread reads or writes proxy `id`'s record meanwhile.
+    unsafe fn set_fat(&self, id: u32, fat: Aabb) {
+        assert!((id as usize) < self.len, "proxy {id} out of range");
+        // SAFETY: in bounds (checked), and this thread alone touches the
+        // record (the caller's promise).
+        unsafe { (*self.first.add(id as usize)).fat = fat };
     }
 }
 
@@ -358,8 +421,10 @@ mod tests {
             // Planned, and most of them only take their new boxes.
             let grid = &batch.sap.grid;
             let resorted = |p: &PlannedRefit| p.regions[..p.count as usize].iter().all(|&r| grid.resorts(r));
-            let taking = batch.sap.planned.iter().filter(|p| p.outcome == Outcome::SameCells && resorted(p));
+            let taking = batch.sap.planned.iter().filter(|p| p.outcome == Outcome::TakesBox && resorted(p));
             let taking = taking.count();
+            let left = batch.sap.planned.iter().filter(|p| p.outcome == Outcome::SameCells && resorted(p));
+            assert_eq!(left.count(), 0, "a proxy whose regions are all re-sorted moved in them");
             assert!(taking > n as usize / 2, "{taking} of {n} proxies only take their boxes");
         });
         for (&(key, hint, aabb), result) in refits.iter().zip(&results) {
