@@ -265,7 +265,14 @@ impl<K: Copy + Ord> PairSet<K> {
     /// Removes `id` from the partners of `q` (order does not matter).
     #[inline]
     fn unlink(&mut self, q: u32, id: u32) {
-        if let Some(i) = self.partners(q).iter().position(|&p| p == id) {
+        let slot = &self.slots[q as usize];
+        let at = if slot.len as usize <= INLINE {
+            let places = SlotPlaces::new(slot).of(id) & ((1u32 << slot.len) - 1);
+            (places != 0).then(|| places.trailing_zeros() as usize)
+        } else {
+            self.partners(q).iter().position(|&p| p == id)
+        };
+        if let Some(i) = at {
             self.swap_remove(q, i);
         }
     }
@@ -305,25 +312,33 @@ impl<K: Copy + Ord> PairSet<K> {
     /// list, and a bit mask records which partners were found again.
     fn reconcile_direct(&mut self, id: u32, found: &[u32], proxies: &[Proxy<K>]) {
         let key = proxies[id as usize].key;
-        // The known partners, copied out once: the search below runs for
-        // every overlap found, and the list's slot need not be looked up each time.
+        let slot = self.slots[id as usize];
+        let known = self.partners(id).len();
+        // A list in its slot is searched with every place at once; a
+        // spilled one is copied out once, the search below running for
+        // every overlap found.
+        let in_slot = slot.len as usize <= INLINE;
+        let places_of = SlotPlaces::new(&slot);
+        let live = (1u32 << known) - 1;
         let mut copy = [0u32; DIRECT_COMPARE];
-        let partners = self.partners(id);
-        copy[..partners.len()].copy_from_slice(partners);
-        let partners = &copy[..partners.len()];
+        if !in_slot {
+            copy[..known].copy_from_slice(self.partners(id));
+        }
+        let places = |q: u32| match in_slot {
+            true => places_of.of(q) & live,
+            false => copy[..known].iter().position(|&p| p == q).map_or(0, |i| 1 << i),
+        };
         let mut seen = 0u32;
         self.new_partners.clear();
         for &q in found {
-            match partners.iter().position(|&p| p == q) {
-                Some(i) => seen |= 1 << i,
-                None if self.new_partners.contains(&q) => {}
-                None => {
-                    self.new_partners.push(q);
-                    self.begins.push(ordered(key, proxies[q as usize].key));
-                }
+            let at = places(q);
+            if at != 0 {
+                seen |= at;
+            } else if !self.new_partners.contains(&q) {
+                self.new_partners.push(q);
+                self.begins.push(ordered(key, proxies[q as usize].key));
             }
         }
-        let known = partners.len();
         if seen.count_ones() as usize != known {
             // From the back, so that the partner a removal moves into place `i`
             // (the last one) has already been kept.
