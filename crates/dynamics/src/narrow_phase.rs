@@ -419,10 +419,16 @@ impl World {
         // Room for every contact to change: each run writes its changes to
         // the front of its own part.
         changes.resize(n, ContactChange::default());
-        let visit = |c: &mut Contact, manifold: &mut SolverManifold| {
+        // Refreshes contact `c`, writing its manifold and summary; its
+        // change, if any, goes to `changes[*changed]`.
+        let visit = |c: &mut Contact,
+                     (manifold, summary): (&mut SolverManifold, &mut ContactSummary),
+                     changes: &mut [ContactChange],
+                     changed: &mut usize| {
             let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
             if !(a.awake || b.awake) {
-                return (ContactSummary::of(c, 0), None);
+                *summary = ContactSummary::of(c, 0);
+                return;
             }
             let change = refresh(c, a, b, colliders, settings);
             let mut flags = 0;
@@ -430,22 +436,20 @@ impl World {
                 *manifold = SolverManifold::of(c, a, b);
                 flags |= MANIFOLD;
             }
-            let threshold = settings.hit_event_threshold;
-            let change = (change != 0).then(|| ContactChange::of(c, (a, b), change, colliders, threshold));
-            (ContactSummary::of(c, flags), change)
+            *summary = ContactSummary::of(c, flags);
+            if change != 0 {
+                let threshold = settings.hit_event_threshold;
+                changes[*changed] = ContactChange::of(c, (a, b), change, colliders, threshold);
+                *changed += 1;
+            }
         };
         // Each task refreshes a run of contacts, writing their manifolds and
         // summaries in place and its changes to the front of its part of
         // `changes`, in a plain loop, and says how many changed.
         let run = |((contacts, changes), (manifolds, summaries)): RefreshRun<'_, '_>| {
             let mut changed = 0;
-            for ((c, m), s) in contacts.iter_mut().zip(manifolds).zip(summaries) {
-                let (summary, change) = visit(c, m);
-                *s = summary;
-                if let Some(change) = change {
-                    changes[changed] = change;
-                    changed += 1;
-                }
+            for (c, out) in contacts.iter_mut().zip(manifolds.iter_mut().zip(summaries)) {
+                visit(c, out, changes, &mut changed);
             }
             changed as u32
         };
