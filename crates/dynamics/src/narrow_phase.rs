@@ -47,72 +47,80 @@ const MANIFOLD: u8 = 16;
 /// A flag of [`ContactSummary`]: the contact has two points.
 const TWO_POINTS: u8 = 32;
 
-/// A flag of [`ContactChange`]: its bodies are both dynamic, so that a change
-/// of touching links or unlinks their islands.
-const LINKS: u8 = 64;
+/// Flags of [`ContactChange`] beyond those it shares with
+/// [`ContactSummary`]: its bodies are both dynamic, so that a change of
+/// touching links or unlinks their islands.
+const LINKS: u16 = 1 << 8;
 /// A flag of [`ContactChange`]: the contact's first collider is the sensor.
-const SENSOR_FIRST: u8 = 128;
+const SENSOR_FIRST: u16 = 1 << 9;
+/// Flags of [`ContactChange`]: body A, body B is asleep and to be woken.
+const WAKE_A: u16 = 1 << 10;
+const WAKE_B: u16 = 1 << 11;
+/// A flag of [`ContactChange`]: the contact began touching fast enough for
+/// a hit event.
+const HIT: u16 = 1 << 12;
+
+/// Changes each run of [`NARROW_CHUNK`] contacts notes in
+/// [`ContactChange`]s; those past them are noted again from their
+/// contacts in the serial pass. A run has a few changes in a crowd in
+/// motion (six and a half on average in the spinner, where 36 of its 2,070
+/// changes a step overflow), none in a pile at rest, and the room is paid
+/// for every contact: a record for each would have taken large_pyramid's
+/// memory past half of Rapier's.
+const CHANGE_ROOM: usize = 16;
 
 /// What the serial pass after the refresh applies for one contact whose
-/// refresh changed something ([`TOUCHING_CHANGED`], [`WAKES`]), gathered in
-/// the parallel pass while the contact and its bodies are in the cache. A
+/// refresh changed something ([`TOUCHING_CHANGED`], [`WAKES`]), noted in the
+/// parallel pass while the contact and its bodies are in the cache (its
+/// bodies are read from its [`ContactSummary`]). A
 /// crowd in motion changes a few thousand contacts a step; read back in the
 /// serial pass, each contact and its two bodies were a cache miss or three,
 /// many of them lines another core had just written: spinner's pass took
-/// 290 µs of a 6.6 ms step on two threads, and takes 80 µs from these.
+/// 290 µs of a 6.6 ms step on two threads, and takes 120 µs from these
+/// (50 µs with room for every contact to change).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactChange {
     colliders: (ColliderKey, ColliderKey),
-    /// The bodies to wake (sleeping and not fixed, where the contact
-    /// [`WAKES`] them), or to link or unlink ([`LINKS`]).
-    bodies: (BodyKey, BodyKey),
-    wake: (bool, bool),
-    /// [`TOUCHING_CHANGED`], [`TOUCHING`], [`SENSOR`], [`SENSOR_FIRST`], [`LINKS`].
-    flags: u8,
-    /// The hit event of a solid contact that began touching fast enough.
-    hit: Option<HitAt>,
+    /// The contact's place in its run, where its summary names the bodies
+    /// to wake ([`WAKE_A`], [`WAKE_B`]), or to link or unlink ([`LINKS`]).
+    place: u8,
+    /// [`TOUCHING_CHANGED`], [`TOUCHING`], [`SENSOR`], [`SENSOR_FIRST`],
+    /// [`LINKS`], [`WAKE_A`], [`WAKE_B`], [`HIT`].
+    flags: u16,
 }
 
-/// What a [`ContactHitEvent`] holds beyond the pair's colliders.
-#[derive(Clone, Copy, Debug)]
-struct HitAt {
-    point: lamina_geometry::Point,
-    normal: Vec2,
-    approach_speed: Real,
-}
+// Twenty bytes: the room of every run is paid for every contact.
+const _: () = assert!(std::mem::size_of::<ContactChange>() <= 20);
+const _: () = assert!(NARROW_CHUNK <= u8::MAX as usize + 1);
 
 impl ContactChange {
-    /// What contact `c` (between `a` and `b`, refreshed with the outcome
-    /// `change`) asks of the serial pass.
+    /// What contact `c` (between `a` and `b`, at `place` in its run,
+    /// refreshed with the outcome `change`) asks of the serial pass.
     fn of(
         c: &Contact,
         (a, b): (&Body, &Body),
-        change: u8,
+        (place, change): (usize, u8),
         colliders: &SlotMap<ColliderKey, Collider>,
         hit_threshold: Real,
     ) -> Self {
-        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+        let flag = |on: bool, bit: u16| if on { bit } else { 0 };
         let touching_changed = change & TOUCHING_CHANGED != 0;
         let dynamic = a.kind == BodyKind::Dynamic && b.kind == BodyKind::Dynamic;
         let a_is_sensor = c.sensor && colliders.get(c.collider_a).is_some_and(|x| x.sensor);
-        let flags = flag(touching_changed, TOUCHING_CHANGED)
-            | flag(c.touching, TOUCHING)
-            | flag(c.sensor, SENSOR)
+        let asleep = |b: &Body| change & WAKES != 0 && !b.awake && b.kind != BodyKind::Fixed;
+        let hit = touching_changed
+            && c.touching
+            && !c.sensor
+            && ContactHitEvent::of(c, a, b, hit_threshold).is_some();
+        let flags = flag(touching_changed, u16::from(TOUCHING_CHANGED))
+            | flag(c.touching, u16::from(TOUCHING))
+            | flag(c.sensor, u16::from(SENSOR))
             | flag(a_is_sensor, SENSOR_FIRST)
-            | flag(touching_changed && !c.sensor && dynamic, LINKS);
-        let asleep = |b: &Body| !b.awake && b.kind != BodyKind::Fixed;
-        let wakes = change & WAKES != 0;
-        let hit = (touching_changed && c.touching && !c.sensor)
-            .then(|| ContactHitEvent::of(c, a, b, hit_threshold))
-            .flatten()
-            .map(|h| HitAt { point: h.point, normal: h.normal, approach_speed: h.approach_speed });
-        Self {
-            colliders: (c.collider_a, c.collider_b),
-            bodies: (c.body_a, c.body_b),
-            wake: (wakes && asleep(a), wakes && asleep(b)),
-            flags,
-            hit,
-        }
+            | flag(touching_changed && !c.sensor && dynamic, LINKS)
+            | flag(asleep(a), WAKE_A)
+            | flag(asleep(b), WAKE_B)
+            | flag(hit, HIT);
+        Self { colliders: (c.collider_a, c.collider_b), place: place as u8, flags }
     }
 }
 
@@ -132,17 +140,24 @@ type RefreshRun<'a, 'c> = (
 pub(crate) struct ContactSummary {
     pub body_a: BodyKey,
     pub body_b: BodyKey,
-    /// [`TOUCHING`], [`SENSOR`], [`MANIFOLD`], [`TWO_POINTS`].
+    /// [`TOUCHING_CHANGED`], [`WAKES`], [`TOUCHING`], [`SENSOR`], [`MANIFOLD`],
+    /// [`TWO_POINTS`].
     flags: u8,
 }
 
 impl ContactSummary {
-    /// Contact `c`'s summary, with `flags` ([`MANIFOLD`] or none) added.
+    /// Contact `c`'s summary, with `flags` ([`MANIFOLD`], [`TOUCHING_CHANGED`],
+    /// [`WAKES`]) added.
     fn of(c: &Contact, flags: u8) -> Self {
         let touching = if c.touching { TOUCHING } else { 0 };
         let sensor = if c.sensor { SENSOR } else { 0 };
         let two = if c.points.len() == 2 { TWO_POINTS } else { 0 };
         Self { body_a: c.body_a, body_b: c.body_b, flags: flags | touching | sensor | two }
+    }
+
+    /// What the refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]), 0 if nothing.
+    fn change(&self) -> u8 {
+        self.flags & (TOUCHING_CHANGED | WAKES)
     }
 
     /// The contact touches (a sensor's included).
@@ -416,12 +431,12 @@ impl World {
         let n = borrowed.len();
         manifolds.resize(n, SolverManifold::default());
         summaries.resize(n, ContactSummary::default());
-        // Room for every contact to change: each run writes its changes to
-        // the front of its own part.
-        changes.resize(n, ContactChange::default());
-        // Refreshes contact `c`, writing its manifold and summary; its
-        // change, if any, goes to `changes[*changed]`.
-        let visit = |c: &mut Contact,
+        // Each run notes its first changes in a room of its own.
+        changes.resize(n.div_ceil(NARROW_CHUNK) * CHANGE_ROOM, ContactChange::default());
+        // Refreshes contact `c`, at `place` in its run, writing its manifold
+        // and summary; its change, if any, goes to `changes[*changed]` while
+        // the run's room lasts.
+        let visit = |(place, c): (usize, &mut &mut Contact),
                      (manifold, summary): (&mut SolverManifold, &mut ContactSummary),
                      changes: &mut [ContactChange],
                      changed: &mut usize| {
@@ -436,24 +451,26 @@ impl World {
                 *manifold = SolverManifold::of(c, a, b);
                 flags |= MANIFOLD;
             }
-            *summary = ContactSummary::of(c, flags);
+            *summary = ContactSummary::of(c, flags | change);
             if change != 0 {
-                let threshold = settings.hit_event_threshold;
-                changes[*changed] = ContactChange::of(c, (a, b), change, colliders, threshold);
+                if let Some(room) = changes.get_mut(*changed) {
+                    let threshold = settings.hit_event_threshold;
+                    *room = ContactChange::of(c, (a, b), (place, change), colliders, threshold);
+                }
                 *changed += 1;
             }
         };
         // Each task refreshes a run of contacts, writing their manifolds and
-        // summaries in place and its changes to the front of its part of
+        // summaries in place and its first changes to its room in
         // `changes`, in a plain loop, and says how many changed.
         let run = |((contacts, changes), (manifolds, summaries)): RefreshRun<'_, '_>| {
             let mut changed = 0;
-            for (c, out) in contacts.iter_mut().zip(manifolds.iter_mut().zip(summaries)) {
+            for (c, out) in contacts.iter_mut().enumerate().zip(manifolds.iter_mut().zip(summaries)) {
                 visit(c, out, changes, &mut changed);
             }
             changed as u32
         };
-        let runs = borrowed.chunks_mut(NARROW_CHUNK).zip(changes.chunks_mut(NARROW_CHUNK));
+        let runs = borrowed.chunks_mut(NARROW_CHUNK).zip(changes.chunks_mut(CHANGE_ROOM));
         if !self.threads.share(n, NARROW_PARALLEL_MIN) {
             change_counts.clear();
             let runs = runs.zip(manifolds.chunks_mut(NARROW_CHUNK).zip(summaries.chunks_mut(NARROW_CHUNK)));
@@ -461,7 +478,7 @@ impl World {
         } else {
             borrowed
                 .par_chunks_mut(NARROW_CHUNK)
-                .zip(changes.par_chunks_mut(NARROW_CHUNK))
+                .zip(changes.par_chunks_mut(CHANGE_ROOM))
                 .zip(manifolds.par_chunks_mut(NARROW_CHUNK).zip(summaries.par_chunks_mut(NARROW_CHUNK)))
                 .map(run)
                 .collect_into_vec(&mut change_counts);
@@ -473,26 +490,25 @@ impl World {
         to_wake.clear();
         let mut links = std::mem::take(&mut self.narrow.links);
         links.clear();
-        let runs = changes.chunks(NARROW_CHUNK).zip(&change_counts);
-        for change in runs.flat_map(|(run, &count)| &run[..count as usize]) {
-            let flag = |bit: u8| change.flags & bit != 0;
-            let (a, b) = change.bodies;
-            if flag(LINKS) {
-                links.push((a, b, flag(TOUCHING)));
+        for (r, &count) in change_counts.iter().enumerate() {
+            let (first, run) = (r * NARROW_CHUNK, &summaries[r * NARROW_CHUNK..]);
+            let noted = &changes[r * CHANGE_ROOM..][..(count as usize).min(CHANGE_ROOM)];
+            for change in noted {
+                self.apply_change(change, run, &mut links, &mut to_wake);
             }
-            for (body, wakes) in [(a, change.wake.0), (b, change.wake.1)] {
-                if wakes {
-                    to_wake.push(body);
+            if count as usize > CHANGE_ROOM {
+                // The run's changes past its room, noted again from their
+                // contacts, as the parallel pass would have noted them.
+                let places = 0..NARROW_CHUNK.min(keys.len() - first);
+                let changed = places.filter(|&place| run[place].change() != 0).skip(CHANGE_ROOM);
+                for place in changed {
+                    let c = &self.contacts[keys[first + place]];
+                    let bodies = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+                    let threshold = self.settings.hit_event_threshold;
+                    let change = (place, run[place].change());
+                    let change = ContactChange::of(c, bodies, change, &self.colliders, threshold);
+                    self.apply_change(&change, run, &mut links, &mut to_wake);
                 }
-            }
-            if flag(TOUCHING_CHANGED) {
-                let sensor = flag(SENSOR).then_some(flag(SENSOR_FIRST));
-                self.report_touching_known(change.colliders, sensor, flag(TOUCHING));
-            }
-            if let Some(hit) = change.hit {
-                let (a, b) = change.colliders;
-                let HitAt { point, normal, approach_speed } = hit;
-                self.hit_events.push(ContactHitEvent { a, b, point, normal, approach_speed });
             }
         }
         self.narrow.changes = changes;
@@ -518,6 +534,45 @@ impl World {
         self.narrow.summaries = summaries;
         if self.awake.few && woke {
             self.list_contacts_woken();
+        }
+    }
+
+    /// Applies what one contact's refresh changed (`change`, of the run
+    /// whose summaries are `run`), in key order with the others: its
+    /// touching event, its hit event, and the island link and wake-ups it
+    /// asks for, which `update_contacts` makes after every contact's events.
+    fn apply_change(
+        &mut self,
+        change: &ContactChange,
+        run: &[ContactSummary],
+        links: &mut Vec<(BodyKey, BodyKey, bool)>,
+        to_wake: &mut Vec<BodyKey>,
+    ) {
+        let flag = |bit: u16| change.flags & bit != 0;
+        let touching = flag(u16::from(TOUCHING));
+        let summary = &run[change.place as usize];
+        let (a, b) = (summary.body_a, summary.body_b);
+        if flag(LINKS) {
+            links.push((a, b, touching));
+        }
+        for (body, wake) in [(a, WAKE_A), (b, WAKE_B)] {
+            if flag(wake) {
+                to_wake.push(body);
+            }
+        }
+        if flag(u16::from(TOUCHING_CHANGED)) {
+            let sensor = flag(u16::from(SENSOR)).then_some(flag(SENSOR_FIRST));
+            self.report_touching_known(change.colliders, sensor, touching);
+        }
+        if flag(HIT) {
+            // Rare (a solid contact that began touching fast): its event is
+            // made again from the contact and bodies, which nothing changed
+            // since the refresh.
+            let c = &self.contacts[self.contact_of_pair[&change.colliders]];
+            let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+            if let Some(hit) = ContactHitEvent::of(c, ba, bb, self.settings.hit_event_threshold) {
+                self.hit_events.push(hit);
+            }
         }
     }
 
@@ -660,9 +715,54 @@ fn refresh(
 
 #[cfg(test)]
 mod tests {
-    use lamina_geometry::Shape;
+    use lamina_geometry::{Real, Shape};
 
-    use crate::{BodyDesc, ColliderDesc, World, WorldSettings};
+    use super::CHANGE_ROOM;
+    use crate::{BodyDesc, ColliderDesc, ContactEvent, World, WorldSettings};
+
+    /// A row of 150 boxes, each alone, lands on the ground in one step: the
+    /// contacts made together lie together in key order, so runs of the
+    /// refresh change more contacts than their room notes. Every contact
+    /// that began touching is reported, in key order, with a hit each (all
+    /// land at the same speed, above the threshold), as the contacts
+    /// themselves say before and after the step.
+    #[test]
+    fn runs_with_more_changes_than_room_report_every_one() {
+        let mut world = World::new(WorldSettings::default());
+        let ground = world.add_body(BodyDesc::fixed());
+        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(200.0, 0.5))).unwrap();
+        for i in 0..150 {
+            let b = world.add_body(BodyDesc::dynamic().translation(i as Real * 1.5 - 110.0, 2.0));
+            world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
+        }
+        let mut landed = false;
+        for _ in 0..60 {
+            let before: Vec<_> = world.contacts.iter().map(|(key, c)| (key, c.touching)).collect();
+            world.step(1.0 / 60.0).unwrap();
+            let began: Vec<ContactEvent> = world
+                .contacts
+                .iter()
+                .filter(|&(key, c)| c.touching && !before.contains(&(key, true)))
+                .map(|(_, c)| ContactEvent::Begin { a: c.collider_a, b: c.collider_b })
+                .collect();
+            let reported: Vec<ContactEvent> = world
+                .contact_events()
+                .iter()
+                .copied()
+                .filter(|e| matches!(e, ContactEvent::Begin { .. }))
+                .collect();
+            assert_eq!(reported, began);
+            if began.len() == 150 {
+                landed = true;
+                let over = world.narrow.change_counts.iter().filter(|&&n| n as usize > CHANGE_ROOM).count();
+                assert!(over > 0, "no run changed more contacts than its room");
+                let hits: Vec<_> =
+                    world.hit_events().iter().map(|h| ContactEvent::Begin { a: h.a, b: h.b }).collect();
+                assert_eq!(hits, began, "one hit for each box landing");
+            }
+        }
+        assert!(landed, "the boxes never landed together");
+    }
 
     /// A ball dropped on a sleeping stack wakes it in the middle of a step,
     /// after the refresh passed over the stack's own contacts: the solver
