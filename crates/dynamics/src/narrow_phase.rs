@@ -331,8 +331,8 @@ pub(crate) struct NarrowPhase {
     links: Vec<(BodyKey, BodyKey, bool)>,
     to_wake: Vec<BodyKey>,
     /// What the changed contacts of the last refresh ask of the serial
-    /// pass: each run of [`NARROW_CHUNK`] contacts has the same places here,
-    /// its changes at their front.
+    /// pass: each run of [`NARROW_CHUNK`] contacts has [`CHANGE_ROOM`]
+    /// places here, its first changes at their front.
     changes: Vec<ContactChange>,
     /// How many contacts of each run changed.
     change_counts: Vec<u32>,
@@ -491,7 +491,8 @@ impl World {
         let mut links = std::mem::take(&mut self.narrow.links);
         links.clear();
         for (r, &count) in change_counts.iter().enumerate() {
-            let (first, run) = (r * NARROW_CHUNK, &summaries[r * NARROW_CHUNK..]);
+            let first = r * NARROW_CHUNK;
+            let run = (&keys[first..], &summaries[first..]);
             let noted = &changes[r * CHANGE_ROOM..][..(count as usize).min(CHANGE_ROOM)];
             for change in noted {
                 self.apply_change(change, run, &mut links, &mut to_wake);
@@ -500,12 +501,12 @@ impl World {
                 // The run's changes past its room, noted again from their
                 // contacts, as the parallel pass would have noted them.
                 let places = 0..NARROW_CHUNK.min(keys.len() - first);
-                let changed = places.filter(|&place| run[place].change() != 0).skip(CHANGE_ROOM);
+                let changed = places.filter(|&place| run.1[place].change() != 0).skip(CHANGE_ROOM);
                 for place in changed {
-                    let c = &self.contacts[keys[first + place]];
+                    let c = &self.contacts[run.0[place]];
                     let bodies = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
                     let threshold = self.settings.hit_event_threshold;
-                    let change = (place, run[place].change());
+                    let change = (place, run.1[place].change());
                     let change = ContactChange::of(c, bodies, change, &self.colliders, threshold);
                     self.apply_change(&change, run, &mut links, &mut to_wake);
                 }
@@ -538,19 +539,20 @@ impl World {
     }
 
     /// Applies what one contact's refresh changed (`change`, of the run
-    /// whose summaries are `run`), in key order with the others: its
-    /// touching event, its hit event, and the island link and wake-ups it
-    /// asks for, which `update_contacts` makes after every contact's events.
+    /// whose keys and summaries are `run`), in key order with the others:
+    /// its touching event, its hit event, and the island link and wake-ups
+    /// it asks for, which `update_contacts` makes after every contact's
+    /// events.
     fn apply_change(
         &mut self,
         change: &ContactChange,
-        run: &[ContactSummary],
+        (keys, summaries): (&[ContactKey], &[ContactSummary]),
         links: &mut Vec<(BodyKey, BodyKey, bool)>,
         to_wake: &mut Vec<BodyKey>,
     ) {
         let flag = |bit: u16| change.flags & bit != 0;
         let touching = flag(u16::from(TOUCHING));
-        let summary = &run[change.place as usize];
+        let summary = &summaries[change.place as usize];
         let (a, b) = (summary.body_a, summary.body_b);
         if flag(LINKS) {
             links.push((a, b, touching));
@@ -568,7 +570,7 @@ impl World {
             // Rare (a solid contact that began touching fast): its event is
             // made again from the contact and bodies, which nothing changed
             // since the refresh.
-            let c = &self.contacts[self.contact_of_pair[&change.colliders]];
+            let c = &self.contacts[keys[change.place as usize]];
             let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
             if let Some(hit) = ContactHitEvent::of(c, ba, bb, self.settings.hit_event_threshold) {
                 self.hit_events.push(hit);
