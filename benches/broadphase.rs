@@ -14,12 +14,12 @@
 //! really moves), alternately forwards and back.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use lamina::broadphase::{PairEvent, ProxyHint, SweepAndPrune};
-use lamina::prelude::*;
+use lamina2d::broadphase::{PairEvent, ProxyHint, SweepAndPrune};
+use lamina2d::prelude::*;
 use std::hint::black_box;
 
 /// The broad phase's default margin, used by the baselines too.
-const MARGIN: Real = lamina::geometry::tolerance::AABB_MARGIN;
+const MARGIN: Real = lamina2d::geometry::tolerance::AABB_MARGIN;
 
 /// A deterministic pseudo-random sequence in [0, 1) (xorshift), so benches need no RNG crate.
 fn unit_noise(seed: &mut u64) -> Real {

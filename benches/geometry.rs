@@ -3,7 +3,7 @@
 //! `cargo bench --bench geometry`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use std::hint::black_box;
 
 /// A deterministic pseudo-random sequence in [0, 1) (xorshift), so benches need no RNG crate.
@@ -38,7 +38,7 @@ fn hull(c: &mut Criterion) {
 }
 
 fn convex_hull_len(points: &[Point]) -> usize {
-    lamina::geometry::convex_hull(points).map(|h| h.len()).unwrap_or(0)
+    lamina2d::geometry::convex_hull(points).map(|h| h.len()).unwrap_or(0)
 }
 
 fn support(c: &mut Criterion) {

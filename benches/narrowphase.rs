@@ -11,12 +11,12 @@
 //! side-by-side comparison with parry2d (`benches/compare`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use lamina::prelude::*;
-use lamina::query::{self, Velocity};
+use lamina2d::prelude::*;
+use lamina2d::query::{self, Velocity};
 use std::hint::black_box;
 
 /// The manifold margin: the speculative distance the engine itself uses.
-const MARGIN: Real = lamina::geometry::tolerance::SPECULATIVE_DISTANCE;
+const MARGIN: Real = lamina2d::geometry::tolerance::SPECULATIVE_DISTANCE;
 
 /// A regular polygon of `n` vertices on a circle of `radius`, half a step off +x (for even
 /// `n`, an edge on top and one at the bottom).

@@ -12,7 +12,7 @@ mod scenes;
 use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use lamina::prelude::{BodyKey, BodyKind, World};
+use lamina2d::prelude::{BodyKey, BodyKind, World};
 use scenes::{ALL, Scene, TIME_STEP};
 
 /// Steps in one timed iteration.

@@ -12,7 +12,7 @@
 mod scenes;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use lamina::prelude::World;
+use lamina2d::prelude::World;
 use scenes::{ALL, TIME_STEP};
 
 /// The pyramid after 100 steps, its contacts warm.

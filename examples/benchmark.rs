@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scenes::{ALL, Scene, TIME_STEP};
 
 const USAGE: &str = "\

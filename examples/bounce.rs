@@ -19,7 +19,7 @@ mod render;
 #[path = "scenes/bounce.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{DT, HEIGHT, RADIUS};
 use std::process::ExitCode;
 

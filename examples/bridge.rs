@@ -15,7 +15,7 @@ mod render;
 #[path = "scenes/bridge.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{BALLS, BOXES, DT, PLANK, PLANKS, radius_sag};
 use std::process::ExitCode;
 

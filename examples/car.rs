@@ -14,7 +14,7 @@ mod render;
 #[path = "scenes/car.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{DT, FLAT, HILLS, MOTOR_SPEED, MOTOR_TORQUE, WHEEL_RADIUS};
 use std::process::ExitCode;
 

@@ -11,7 +11,7 @@ mod render;
 #[path = "scenes/dominoes.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{COUNT, DT, HALF, PUSH, SPACING};
 use std::process::ExitCode;
 

@@ -15,7 +15,7 @@ mod render;
 #[path = "scenes/incline.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{DT, SLOPE_DEGREES};
 use std::process::ExitCode;
 

@@ -16,7 +16,7 @@ mod render;
 #[path = "scenes/joints.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::DT;
 use std::process::ExitCode;
 

@@ -12,9 +12,9 @@ mod pose_arg;
 #[path = "support/svg.rs"]
 mod svg;
 
-use lamina::prelude::*;
-use lamina::query::pairs::clip_features;
-use lamina::query::poly_view::PolyView;
+use lamina2d::prelude::*;
+use lamina2d::query::pairs::clip_features;
+use lamina2d::query::poly_view::PolyView;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -49,8 +49,8 @@ fn run() -> Result<(), String> {
 
     let (a, b) = (Shape::rectangle(1.0, 0.4), Shape::rectangle(0.5, 0.5));
     let pose_a = Isometry::identity();
-    let margin = lamina::geometry::tolerance::SPECULATIVE_DISTANCE;
-    let m = lamina::query::contact_manifold(&a, &pose_a, &b, &pose_b, margin);
+    let margin = lamina2d::geometry::tolerance::SPECULATIVE_DISTANCE;
+    let m = lamina2d::query::contact_manifold(&a, &pose_a, &b, &pose_b, margin);
     println!("normal ({:.5}, {:.5}), {} point(s)", m.normal.x, m.normal.y, m.points.len());
     for (k, p) in m.points.iter().enumerate() {
         println!(
@@ -66,7 +66,7 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
-fn draw(a: &Shape, b: &Shape, pose_b: &Isometry, m: &lamina::query::Manifold, margin: Real) -> String {
+fn draw(a: &Shape, b: &Shape, pose_b: &Isometry, m: &lamina2d::query::Manifold, margin: Real) -> String {
     let (view_a, view_b) = (PolyView::local(a), PolyView::placed(b, pose_b));
     let mut all: Vec<Point> = view_a.vertices().to_vec();
     all.extend_from_slice(view_b.vertices());

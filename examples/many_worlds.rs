@@ -12,7 +12,7 @@ mod cartpole;
 
 use std::time::Instant;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use rayon::prelude::*;
 
 /// Seconds per step.

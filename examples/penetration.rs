@@ -15,8 +15,8 @@ mod pose_arg;
 #[path = "support/svg.rs"]
 mod svg;
 
-use lamina::prelude::*;
-use lamina::query::{epa::epa_traced, gjk::gjk_distance, shape_core::Core};
+use lamina2d::prelude::*;
+use lamina2d::query::{epa::epa_traced, gjk::gjk_distance, shape_core::Core};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -59,8 +59,8 @@ fn run() -> Result<(), String> {
     }
 
     let pose_a = Isometry::identity();
-    let Some(pen) = lamina::query::penetration(&a, &pose_a, &b, &pose_b) else {
-        let d = lamina::query::distance(&a, &pose_a, &b, &pose_b);
+    let Some(pen) = lamina2d::query::penetration(&a, &pose_a, &b, &pose_b) else {
+        let d = lamina2d::query::distance(&a, &pose_a, &b, &pose_b);
         println!("the shapes are {:.6} m apart: nothing to push out", d.distance);
         return Ok(());
     };
@@ -76,8 +76,8 @@ fn run() -> Result<(), String> {
     // Moving A by -normal·depth must leave the shapes touching, not overlapping.
     let push = -pen.normal * pen.depth;
     let moved = Isometry::from_parts(push.into(), pose_a.rotation);
-    let gap = lamina::query::distance(&a, &moved, &b, &pose_b).distance;
-    let left = lamina::query::penetration(&a, &moved, &b, &pose_b).map_or(0.0, |p| p.depth);
+    let gap = lamina2d::query::distance(&a, &moved, &b, &pose_b).distance;
+    let left = lamina2d::query::penetration(&a, &moved, &b, &pose_b).map_or(0.0, |p| p.depth);
     let touching = gap < 1e-3 && left < 1e-3;
     println!(
         "after moving A by ({:.6}, {:.6}): distance {gap:.2e} m, remaining overlap {left:.2e} m: {}",
@@ -134,7 +134,7 @@ fn parse_shape(spec: &str) -> Result<Shape, String> {
 
 /// Left: the shapes and the push-out. Right: the Minkowski difference of the
 /// cores, GJK's simplex, EPA's polytope and the penetration vector.
-fn draw(a: &Shape, b: &Shape, pose_b: &Isometry, pen: &lamina::query::Penetration) -> String {
+fn draw(a: &Shape, b: &Shape, pose_b: &Isometry, pen: &lamina2d::query::Penetration) -> String {
     let id = Isometry::identity();
     let (outline_a, outline_b) = (svg::outline(a, &id, 256), svg::outline(b, pose_b, 256));
     let moved = Isometry::translation(-pen.normal.x * pen.depth, -pen.normal.y * pen.depth);

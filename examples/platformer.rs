@@ -17,7 +17,7 @@ mod render;
 #[path = "scenes/platformer.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::DT;
 use std::process::ExitCode;
 

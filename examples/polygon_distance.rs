@@ -15,7 +15,7 @@
 //! stops the run with a message naming the case and the line, after the answers to
 //! the cases before it.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -73,7 +73,7 @@ fn solve_all(input: &[u8], out: &mut impl Write, timings: &mut Timings) -> Resul
         let first = read_polygon(&mut lines, &mut points, n, case, "first", timings)?;
         let second = read_polygon(&mut lines, &mut points, m, case, "second", timings)?;
         let start = Instant::now();
-        let d = lamina::query::distance(&first, &Isometry::identity(), &second, &Isometry::identity());
+        let d = lamina2d::query::distance(&first, &Isometry::identity(), &second, &Isometry::identity());
         timings.query += start.elapsed();
         timings.cases += 1;
         // `max` and `+ 0.0` turn a -0.0 into 0.0, which prints without a sign.

@@ -16,7 +16,7 @@ mod render;
 #[path = "scenes/pyramid.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{BALL_HEIGHT, BALL_SPEED, DT, HALF, pyramid_poses};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};

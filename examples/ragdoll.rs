@@ -14,7 +14,7 @@ mod render;
 #[path = "scenes/ragdoll.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{DT, RAGDOLLS, RISE, STAIRS, TREAD, bones_of, step_top};
 use std::process::ExitCode;
 

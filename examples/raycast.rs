@@ -19,7 +19,7 @@ mod render;
 #[path = "scenes/raycast.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{BEAMS, DT, RANGE};
 use std::process::ExitCode;
 

@@ -14,7 +14,7 @@ mod render;
 #[path = "scenes/robot_arm.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{DT, GAIN, LINKS, MAX_SPEED, MAX_STEPS, SETTLED, TARGETS, TORQUES, tip_for};
 use std::process::ExitCode;
 

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 const DT: Real = 1.0 / 60.0;
 /// Frames stepped ahead on each input.

@@ -14,7 +14,7 @@ mod scenes;
 
 use std::time::Instant;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// The loop's centre and radius (see `benches/scenes/spinner.rs`).
 const CENTER: (Real, Real) = (0.0, 32.0);

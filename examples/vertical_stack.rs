@@ -20,7 +20,7 @@ mod render;
 #[path = "scenes/vertical_stack.rs"]
 mod scene;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use scene::{BOXES, Column, DT};
 use std::process::ExitCode;
 use std::time::Instant;

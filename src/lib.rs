@@ -17,7 +17,7 @@ pub use lamina_narrowphase as narrowphase;
 /// The pair queries (GJK, EPA, manifolds, time of impact): the narrow phase by its everyday name.
 pub use lamina_narrowphase as query;
 
-/// The types most programs need, in one import: `use lamina::prelude::*;`.
+/// The types most programs need, in one import: `use lamina2d::prelude::*;`.
 pub mod prelude {
     pub use lamina_broadphase::{BroadPhaseError, PairEvent, SweepAndPrune};
     pub use lamina_dynamics::{

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unnecessary_cast)] // casts to f64 are no-ops with the `f64` feature
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 fn assert_unit(rotation: Rotation, what: &str) {
     let (re, im) = (rotation.re, rotation.im);
@@ -20,7 +20,7 @@ fn assert_unit(rotation: Rotation, what: &str) {
 fn huge_finite_angles_give_unit_rotations() {
     let mut world = World::new(WorldSettings::default());
     for angle in [1.0e30, -1.0e30, Real::MAX, Real::MIN, 1.0e16, -3.0e17] {
-        let (s, c) = lamina::geometry::trig::sin_cos(angle);
+        let (s, c) = lamina2d::geometry::trig::sin_cos(angle);
         assert_unit(Rotation::from_cos_sin_unchecked(c, s), &format!("sin_cos({angle})"));
         let body = world.add_body(BodyDesc::dynamic().translation(0.0, 0.0).angle(angle));
         world.add_collider(body, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
@@ -84,7 +84,7 @@ fn the_tip_of_a_sharp_spike_stays_in_the_hull() {
         Point::new(-19.73, 9.789_236e17),
         Point::new(9.969_38e17, 0.0),
     ];
-    let hull = lamina::geometry::convex_hull(&cloud).unwrap();
+    let hull = lamina2d::geometry::convex_hull(&cloud).unwrap();
     assert!(hull.contains(&cloud[1]), "the spike's tip was dropped: {hull:?}");
     // Every point is inside, or outside by round-off of the cloud's size
     // (1e18 m, where an f32 coordinate's step is 7e10 m): the point 20 m
@@ -160,7 +160,7 @@ fn huge_gravity_scales_and_forces_reach_the_speed_cap_not_nan() {
 /// `MAX_TIME_STEP` (1e4 s); beyond, a typed error.
 #[test]
 fn no_step_or_speed_cap_carries_a_body_to_infinity() {
-    use lamina::dynamics::{MAX_LINEAR_SPEED_LIMIT, MAX_TIME_STEP};
+    use lamina2d::dynamics::{MAX_LINEAR_SPEED_LIMIT, MAX_TIME_STEP};
     let too_fast = WorldSettings { max_linear_speed: Real::MAX, ..WorldSettings::default() };
     let err = World::try_new(too_fast).err().expect("refused");
     assert!(matches!(err, WorldError::InvalidSetting { name: "max_linear_speed", .. }), "{err:?}");
@@ -248,7 +248,7 @@ fn a_body_the_solver_cannot_move_finitely_is_held_still() {
 /// `MIN_SHAPE_SIZE`, a thousandth of a millimetre.
 #[test]
 fn shapes_smaller_than_a_micron_are_refused() {
-    use lamina::geometry::tolerance::MIN_SHAPE_SIZE;
+    use lamina2d::geometry::tolerance::MIN_SHAPE_SIZE;
     let tiny = 9.2e-41 as Real;
     let tiny_points = [Point::new(0.0, 0.0), Point::new(tiny, 0.0), Point::new(0.0, tiny)];
     for shape in [
@@ -280,12 +280,12 @@ fn normals_from_tiny_offsets_are_unit() {
     let circle = Shape::circle(0.5);
     let pose = Isometry::translation(-50.0, -50.0);
     let p =
-        lamina::query::penetration(&segment, &pose, &circle, &pose).expect("the circle sits on the segment");
+        lamina2d::query::penetration(&segment, &pose, &circle, &pose).expect("the circle sits on the segment");
     assert!((p.normal.norm() - 1.0).abs() < 1e-5, "penetration normal {}", p.normal);
-    let m = lamina::query::contact_manifold(&segment, &pose, &circle, &pose, 0.02);
+    let m = lamina2d::query::contact_manifold(&segment, &pose, &circle, &pose, 0.02);
     assert!((m.normal.norm() - 1.0).abs() < 1e-5, "manifold normal {}", m.normal);
     let tiny = Vec2::new(3.0e-23, 0.0);
-    assert!((lamina::geometry::math::length(&tiny) - 3.0e-23).abs() < 1e-28);
+    assert!((lamina2d::geometry::math::length(&tiny) - 3.0e-23).abs() < 1e-28);
 }
 
 /// Root cause: shapes had a smallest size but no largest, so a chain segment
@@ -296,7 +296,7 @@ fn normals_from_tiny_offsets_are_unit() {
 /// search that measures a distance too large to represent reports no hit.
 #[test]
 fn shapes_larger_than_a_thousand_kilometres_are_refused() {
-    use lamina::geometry::tolerance::MAX_SHAPE_SIZE;
+    use lamina2d::geometry::tolerance::MAX_SHAPE_SIZE;
     let mut world = World::new(WorldSettings::default());
     let body = world.add_body(BodyDesc::fixed().translation(-9.9, -19.96).angle(-16.19));
     let huge = [Point::new(1.98, -2.79), Point::new(-7.92, 16.43), Point::new(-4.62, -2.0883996e37)];
@@ -394,14 +394,14 @@ fn normals_from_subnormal_offsets_are_unit() {
     let segment = Shape::segment(Point::new(0.0, 3.57e-43), Point::new(-1.99, -3.0));
     for pose in [Isometry::translation(-50.0, -50.0), Isometry::identity()] {
         for p in [
-            lamina::query::penetration(&circle, &pose, &segment, &pose),
-            lamina::query::penetration(&segment, &pose, &circle, &pose),
+            lamina2d::query::penetration(&circle, &pose, &segment, &pose),
+            lamina2d::query::penetration(&segment, &pose, &circle, &pose),
         ] {
             let p = p.expect("the circle's centre is on the segment");
             assert!((p.normal.norm() - 1.0).abs() < 1e-5, "penetration normal {}", p.normal);
         }
     }
-    let (unit, length) = lamina::geometry::math::unit_and_length(&Vec2::new(-1.64e-43, 1.1e-43)).unwrap();
+    let (unit, length) = lamina2d::geometry::math::unit_and_length(&Vec2::new(-1.64e-43, 1.1e-43)).unwrap();
     assert!((unit.norm() - 1.0).abs() < 1e-6, "{unit}");
     assert!(length > 1.9e-43 && length < 2.0e-43, "{length}");
 }
@@ -457,12 +457,12 @@ fn coincident_tiny_segments_give_finite_witness_points() {
     for (first, second, depth) in
         [(&segment, &capsule, 0.15), (&capsule, &segment, 0.15), (&segment, &segment, 0.0)]
     {
-        let p = lamina::query::penetration(first, &pose, second, &pose).expect("the shapes overlap");
+        let p = lamina2d::query::penetration(first, &pose, second, &pose).expect("the shapes overlap");
         assert!((p.depth - depth).abs() < 1e-5, "depth {} for {first:?}", p.depth);
         for point in [p.point_a, p.point_b] {
             assert!((point - on_core).norm() <= depth + 1e-4, "witness point {point} for {first:?}");
         }
-        let d = lamina::query::distance(first, &pose, second, &pose);
+        let d = lamina2d::query::distance(first, &pose, second, &pose);
         for point in [d.point_a, d.point_b] {
             assert!((point - on_core).norm() <= depth + 1e-4, "distance point {point} for {first:?}");
         }
@@ -486,7 +486,7 @@ fn nearly_touching_rounded_boxes_give_unit_normals() {
     // The cores' facing sides are both at y = -49.95: the rounding overlaps whole.
     let depth = 0.833 + 0.353;
     for (a, pa, b, pb, up) in [(&upper, &pu, &lower, &pl, -1.0), (&lower, &pl, &upper, &pu, 1.0)] {
-        let p = lamina::query::penetration(a, pa, b, pb).expect("the roundings overlap");
+        let p = lamina2d::query::penetration(a, pa, b, pb).expect("the roundings overlap");
         assert!((p.normal.norm() - 1.0).abs() < 1e-5, "penetration normal {}", p.normal);
         assert!((p.normal.y - up).abs() < 1e-5, "normal {} should point {up} along y", p.normal);
         assert!((p.depth - depth).abs() < 1e-4, "depth {} against {depth}", p.depth);
@@ -532,11 +532,11 @@ fn rays_hit_subnormal_segments_where_they_are() {
 /// joint's force came out as the largest float and its torque as NaN (found
 /// by `fuzz/run.sh` with seed 4; the input is `fuzz/regressions/
 /// world_commands/subnormal-time-step`). Steps shorter than
-/// [`MIN_TIME_STEP`](lamina::dynamics::MIN_TIME_STEP), a nanosecond, are now
+/// [`MIN_TIME_STEP`](lamina2d::dynamics::MIN_TIME_STEP), a nanosecond, are now
 /// refused, and the shortest one taken keeps every force finite.
 #[test]
 fn time_steps_shorter_than_a_nanosecond_are_refused() {
-    use lamina::dynamics::MIN_TIME_STEP;
+    use lamina2d::dynamics::MIN_TIME_STEP;
     let mut world = World::new(WorldSettings::default());
     let body = world.add_body(BodyDesc::dynamic().translation(-10.65, -3.78).angular_velocity(8.22));
     world.add_collider(body, ColliderDesc::new(Shape::circle(0.5))).unwrap();

@@ -28,7 +28,7 @@ mod human;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// Counts the live heap bytes of the whole test program.
 struct Counting;

@@ -8,7 +8,7 @@
 #[allow(dead_code)]
 mod scenes;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 #[test]
 fn no_body_leaves_the_spinner_loop() {

@@ -2,7 +2,7 @@
 //! and a 1 m pole hinged on it, sleep off. Not a benchmark scene of `ALL`: the
 //! many-worlds example and the small-world comparison with Rapier2D build it.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// A cart-pole world, and the keys of its cart and pole. Ground: a box of
 /// half-extents (5, 0.1) at the origin. Cart: half-extents (0.25, 0.1),

@@ -4,7 +4,7 @@
 //! by ten revolute joints with angle limits, a motor of speed 0 as joint
 //! friction, and a spring.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// Joint settings of a ragdoll.
 #[derive(Clone, Copy, Debug)]

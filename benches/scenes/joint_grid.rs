@@ -2,7 +2,7 @@
 //! from seven fixed bodies in the middle of its top row: a cloth of joints
 //! that sags and swings, with no contacts at all.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use super::{attach, settings};
 

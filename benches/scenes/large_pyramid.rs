@@ -1,7 +1,7 @@
 //! `large_pyramid`: a pyramid of 5,050 squares of half-extent 0.5 m on a ground
 //! box, 100 on its base row. Sleeping disabled. About 14,950 contact pairs once settled.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use super::{add_pyramid, attach, material, settings};
 

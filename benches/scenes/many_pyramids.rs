@@ -2,7 +2,7 @@
 //! half-extent 0.5 m), 22,000 bodies, on 20 segment grounds of one fixed body.
 //! Sleeping disabled.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use super::{add_pyramid, attach, material, settings};
 

@@ -9,7 +9,7 @@
 //! `tumbler` and the paddle of `spinner` are dynamic bodies driven by revolute
 //! motors.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub mod human;
 pub mod joint_grid;

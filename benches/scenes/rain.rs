@@ -4,7 +4,7 @@
 //! joints are added and removed all along (about 11,000 bodies and 10,000
 //! joints at the peak).
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use super::human::{HumanJoints, add_human};
 use super::{attach, settings};

@@ -1,7 +1,7 @@
 //! `smash`: no gravity; a heavy box flies at 40 m/s into a block of 9,600 small
 //! squares created asleep.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use super::{attach, material, settings};
 

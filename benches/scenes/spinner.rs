@@ -4,7 +4,7 @@
 
 use std::f64::consts::TAU;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use super::{attach, drive, material, settings};
 

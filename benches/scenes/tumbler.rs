@@ -2,7 +2,7 @@
 //! inside, driven as in Box2D by a revolute motor (speed 25°/s, max torque
 //! 10⁸ N·m) to a fixed body at its centre.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use super::{attach, drive, material, settings};
 

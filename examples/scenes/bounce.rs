@@ -2,7 +2,7 @@
 //! restitution 0. Shared by `examples/bounce.rs` and the testbed, which
 //! include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 /// Drop height of each ball's lowest point above the ground, m.

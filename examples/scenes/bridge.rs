@@ -2,7 +2,7 @@
 //! some slack, and boxes and balls dropped on them. Shared by
 //! `examples/bridge.rs` and the testbed, which include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 pub const PLANKS: usize = 40;

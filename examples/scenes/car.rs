@@ -2,7 +2,7 @@
 //! flat start and then hills. Shared by `examples/car.rs` and the testbed,
 //! which include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 pub const WHEEL_RADIUS: Real = 0.4;

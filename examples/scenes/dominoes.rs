@@ -1,7 +1,7 @@
 //! A row of thirty dominoes, the first pushed at its top. Shared by
 //! `examples/dominoes.rs` and the testbed, which include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 pub const COUNT: usize = 30;

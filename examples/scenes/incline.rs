@@ -3,7 +3,7 @@
 //! own. Shared by `examples/incline.rs` and the testbed, which include this
 //! file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 /// The slope, degrees.

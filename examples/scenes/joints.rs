@@ -4,7 +4,7 @@
 //! that circles. Shared by `examples/joints.rs` and the testbed, which include
 //! this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 /// Horizontal spacing of the exhibits, m.

@@ -2,7 +2,7 @@
 //! and the scripted player that runs and jumps it. Shared by
 //! `examples/platformer.rs` and the testbed, which include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 /// The character's half-extents and running speed.

@@ -2,7 +2,7 @@
 //! heavy ball fired at it once it has settled. Shared by `examples/pyramid.rs`
 //! and the testbed, which include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// Half the side of a box, m.
 pub const HALF: Real = 0.5;

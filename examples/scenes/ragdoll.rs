@@ -6,7 +6,7 @@
 mod human;
 
 use human::{HumanJoints, add_human};
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 /// Steps of the staircase, and each step's depth and rise, m.

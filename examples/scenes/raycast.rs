@@ -2,7 +2,7 @@
 //! and a lidar turning in the middle that casts a fan of world rays. Shared by
 //! `examples/raycast.rs` and the testbed, which include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 pub const BEAMS: usize = 180;

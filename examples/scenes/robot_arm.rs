@@ -2,7 +2,7 @@
 //! proportional controller that steers it to a pose. Shared by
 //! `examples/robot_arm.rs` and the testbed, which include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 pub const LINKS: [Real; 3] = [1.0, 0.8, 0.6];

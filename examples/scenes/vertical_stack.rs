@@ -2,7 +2,7 @@
 //! on a fixed ground, with sleeping off. Shared by `examples/vertical_stack.rs`
 //! and the testbed, which include this file by path.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 pub const DT: Real = 1.0 / 60.0;
 pub const BOXES: usize = 20;

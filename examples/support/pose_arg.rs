@@ -1,6 +1,6 @@
 //! The `--at x,y,angle` argument of the collision examples.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// The pose given as `x,y,angle` (metres, metres, radians), or a message naming
 /// what is wrong with it.

@@ -8,7 +8,7 @@
 //! bodies marked with [`GifRecorder::highlight`] red.
 #![allow(dead_code)]
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use std::fs::File;
 use std::io::BufWriter;
 use tiny_skia::{Color, FillRule, LineCap, Paint, PathBuilder, Pixmap, Stroke, Transform};

@@ -5,7 +5,7 @@
 //! from `Real` are no-ops with the `f64` feature.
 #![allow(dead_code, clippy::unnecessary_cast)]
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use std::fmt::Write;
 
 /// One panel: a world window drawn into a square of `size` pixels at `offset_x`.

@@ -7,7 +7,7 @@
 //! largest and smallest numbers, and raw bit patterns.
 
 use arbitrary::{Result, Unstructured};
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// Values that find edge cases: signed zeros, non-finite values, extremes.
 const SPECIAL: [Real; 14] = [

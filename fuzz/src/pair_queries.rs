@@ -10,9 +10,9 @@
 //! the separating-axis depth over every edge normal (`oracle.rs`).
 
 use arbitrary::Result;
-use lamina::geometry::tolerance::REFERENCE_HYSTERESIS;
-use lamina::prelude::*;
-use lamina::query::{contact_manifold, distance, intersects, penetration, time_of_impact};
+use lamina2d::geometry::tolerance::REFERENCE_HYSTERESIS;
+use lamina2d::prelude::*;
+use lamina2d::query::{contact_manifold, distance, intersects, penetration, time_of_impact};
 
 use crate::input::Input;
 use crate::oracle::{close, polygon_distance, sat_depth, world_vertices};
@@ -162,9 +162,9 @@ fn check_manifold(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, margin: Re
 }
 
 fn check_time_of_impact(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, input: &mut Input) -> Result<()> {
-    let mut velocity = || -> Result<lamina::narrowphase::Velocity> {
+    let mut velocity = || -> Result<lamina2d::narrowphase::Velocity> {
         let v = Vec2::new(input.int(0, 400)? as Real / 10.0 - 20.0, input.int(0, 400)? as Real / 10.0 - 20.0);
-        Ok(lamina::narrowphase::Velocity::new(v, input.int(0, 200)? as Real / 10.0 - 10.0))
+        Ok(lamina2d::narrowphase::Velocity::new(v, input.int(0, 200)? as Real / 10.0 - 10.0))
     };
     let (va, vb) = (velocity()?, velocity()?);
     let max_t = input.int(0, 100)? as Real / 50.0;

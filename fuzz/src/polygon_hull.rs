@@ -9,8 +9,8 @@
 //! properties are finite with the centre inside.
 
 use arbitrary::Result;
-use lamina::geometry::convex_hull;
-use lamina::prelude::*;
+use lamina2d::geometry::convex_hull;
+use lamina2d::prelude::*;
 
 use crate::input::Input;
 

@@ -18,7 +18,7 @@
 //! runs in milliseconds; everything else the user could pass, it passes.
 
 use arbitrary::Result;
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use crate::input::Input;
 
@@ -413,7 +413,7 @@ impl Harness {
                 break;
             }
             self.steps += 1;
-            let good = (lamina::dynamics::MIN_TIME_STEP..=lamina::dynamics::MAX_TIME_STEP).contains(&dt);
+            let good = (lamina2d::dynamics::MIN_TIME_STEP..=lamina2d::dynamics::MAX_TIME_STEP).contains(&dt);
             match self.world.step(dt) {
                 Ok(()) => assert!(good, "a step of {dt} s was taken"),
                 Err(error) => {

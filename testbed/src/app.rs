@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use eframe::egui::{
     self, Color32, Key, Modifiers, PointerButton, Pos2, Rect, RichText, Sense, Stroke, Ui, ViewportCommand,
 };
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use crate::camera::{Camera, single};
 use crate::draw::{self, Canvas, Layers, Rgba};

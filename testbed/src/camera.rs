@@ -2,7 +2,7 @@
 //! picture and how many pixels a metre spans. World y points up, picture y
 //! down. The window pans and zooms it; headless mode frames the scene once.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// Margin left around a framed scene, as a share of the picture.
 const FRAME_MARGIN: f32 = 0.05;

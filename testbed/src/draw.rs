@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// A colour, straight (not premultiplied) RGBA.
 pub type Rgba = [u8; 4];

@@ -2,7 +2,7 @@
 //! last one, drawn in software with tiny-skia, with no window and no GPU:
 //! `--scene pyramid --frames 120 --screenshot out.png`.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use tiny_skia::{Color, FillRule, LineCap, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
 use crate::camera::{Camera, single};

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use crate::camera::{Camera, single};
 use crate::simulation::Simulation;

@@ -11,7 +11,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use crate::draw::{Line, Rgba};
 

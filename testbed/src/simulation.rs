@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 use crate::camera::Camera;
 use crate::draw;

@@ -6,8 +6,8 @@
 mod pairs;
 mod timing;
 
-use lamina::prelude::*;
-use lamina::query::{self as lq, Velocity};
+use lamina2d::prelude::*;
+use lamina2d::query::{self as lq, Velocity};
 use parry2d::math::{Pose, Vector};
 use parry2d::query::{self as pq, ContactManifold, DefaultQueryDispatcher, NonlinearRigidMotion};
 use parry2d::query::{ContactManifoldsWorkspace, PersistentQueryDispatcher};
@@ -17,7 +17,7 @@ use pairs::{Gap, Pair, parry_pose};
 use timing::{Timing, compare};
 
 /// The manifold margin: Lamina's speculative distance, given to parry as its prediction distance.
-const MARGIN: Real = lamina::geometry::tolerance::SPECULATIVE_DISTANCE;
+const MARGIN: Real = lamina2d::geometry::tolerance::SPECULATIVE_DISTANCE;
 
 /// How close the two engines' answers must be (metres, or seconds for time of impact).
 const AGREEMENT: Real = 1.0e-3;

@@ -3,7 +3,7 @@
 //! They match `benches/narrowphase.rs`: A at the origin, B above it, shifted
 //! sideways and turned a little, at a chosen vertical gap.
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use parry2d::math::{Pose, Vector};
 use parry2d::shape::{Ball, Capsule, ConvexPolygon, Cuboid};
 

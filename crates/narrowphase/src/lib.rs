@@ -2,7 +2,7 @@
 //! (penetration depth and direction), contact manifolds by clipping, and time of
 //! impact, for every pair of [`lamina_geometry::Shape`]s and for user support maps.
 //!
-//! The facade exposes this crate as `lamina::query`. The everyday entry points are
+//! The facade exposes this crate as `lamina2d::query`. The everyday entry points are
 //! [`intersects`], [`distance`], [`penetration`] and [`contact_manifold`]; [`gjk`]
 //! and [`epa`] are available on their own for any [`lamina_geometry::SupportMap`].
 //!

@@ -21,7 +21,7 @@
 
 use std::time::Instant;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use rapier2d::prelude as r;
 
 /// A small deterministic generator (xorshift), so both engines get the same scene.

@@ -29,7 +29,7 @@ mod scenes;
 
 use std::time::Instant;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use rapier2d::prelude as rp;
 
 /// Squares per pyramid (base 10): each pyramid's top is the last of its run

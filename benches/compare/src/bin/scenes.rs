@@ -30,7 +30,7 @@ mod scenes;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use rapier2d::prelude::PhysicsWorld;
 use scenes::{ALL, Scene, TIME_STEP};
 

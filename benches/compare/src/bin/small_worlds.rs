@@ -21,7 +21,7 @@ mod rapier_scenes;
 use std::hint::black_box;
 use std::time::Instant;
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 
 /// Worlds built per timed run.
 const BUILDS: usize = 2_000;

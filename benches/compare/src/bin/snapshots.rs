@@ -19,7 +19,7 @@ mod scenes;
 
 use std::time::{Duration, Instant};
 
-use lamina::prelude::*;
+use lamina2d::prelude::*;
 use rapier2d::prelude::PhysicsWorld;
 use scenes::{ALL, TIME_STEP};
 
