@@ -11,9 +11,18 @@
 
 use pyo3::prelude::*;
 
+mod arrays;
+mod bodies;
+mod colliders;
+mod convert;
 mod envs;
 mod errors;
+mod events;
+mod joints;
 mod pool;
+mod queries;
+mod shapes;
+mod world;
 
 /// The extension module.
 #[pymodule]
@@ -21,6 +30,13 @@ fn _lamina(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WorldError", m.py().get_type::<errors::WorldError>())?;
     m.add_function(wrap_pyfunction!(pool::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(pool::num_threads, m)?)?;
+    m.add_class::<world::PyWorld>()?;
+    m.add_class::<bodies::PyBody>()?;
+    m.add_class::<colliders::PyCollider>()?;
+    m.add_class::<joints::PyJoint>()?;
+    shapes::register(m)?;
+    queries::register(m)?;
+    events::register(m)?;
     envs::register(m)?;
     Ok(())
 }

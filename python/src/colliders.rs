@@ -1,0 +1,188 @@
+//! `Collider`, the handle of one shape fixed to a body with its material and
+//! filter, and the world's calls that add and remove colliders.
+
+use lamina2d::prelude::*;
+use pyo3::prelude::*;
+
+use crate::bodies::{PyBody, key_hash, read};
+use crate::convert::{Pair, point_pair, real, vec2};
+use crate::errors::{from_engine, world_error};
+use crate::shapes::PyShape;
+use crate::world::PyWorld;
+
+/// One collider of a world. Made by ``World.add_collider``.
+#[pyclass(module = "lamina2d", name = "Collider", frozen)]
+pub struct PyCollider {
+    pub world: Py<PyWorld>,
+    pub key: ColliderKey,
+}
+
+fn removed() -> PyErr {
+    world_error("the collider was removed from its world")
+}
+
+impl PyCollider {
+    fn get<R>(&self, py: Python<'_>, read_collider: impl FnOnce(&Collider) -> R) -> PyResult<R> {
+        let w = read(py, &self.world)?;
+        w.world.collider(self.key).map(read_collider).ok_or_else(removed)
+    }
+
+    /// The key of `collider` if it is a live collider of `world`.
+    pub fn key_in(world: &Bound<'_, PyWorld>, collider: &PyCollider) -> PyResult<ColliderKey> {
+        if !PyWorld::owns(world, &collider.world) {
+            return Err(PyWorld::foreign("collider"));
+        }
+        if world.borrow().world.collider(collider.key).is_none() {
+            return Err(removed());
+        }
+        Ok(collider.key)
+    }
+}
+
+#[pymethods]
+impl PyCollider {
+    /// The body the collider is fixed to.
+    #[getter]
+    fn body(&self, py: Python<'_>) -> PyResult<PyBody> {
+        let key = self.get(py, |c| c.body())?;
+        Ok(PyBody { world: self.world.clone_ref(py), key })
+    }
+
+    /// A copy of the collider's shape, in the collider's frame.
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let shape = self.get(py, |c| c.shape().clone())?;
+        PyShape::wrap(py, shape)
+    }
+
+    /// Density, kg/m².
+    #[getter]
+    fn density(&self, py: Python<'_>) -> PyResult<f64> {
+        self.get(py, |c| c.density() as f64)
+    }
+
+    /// Friction coefficient.
+    #[getter]
+    fn friction(&self, py: Python<'_>) -> PyResult<f64> {
+        self.get(py, |c| c.friction() as f64)
+    }
+
+    /// Restitution, 0 to 1.
+    #[getter]
+    fn restitution(&self, py: Python<'_>) -> PyResult<f64> {
+        self.get(py, |c| c.restitution() as f64)
+    }
+
+    /// True for a sensor, which reports overlaps and never pushes.
+    #[getter]
+    fn is_sensor(&self, py: Python<'_>) -> PyResult<bool> {
+        self.get(py, |c| c.is_sensor())
+    }
+
+    /// The collision filter `(category, mask, group)`.
+    #[getter]
+    fn filter(&self, py: Python<'_>) -> PyResult<(u32, u32, i32)> {
+        self.get(py, |c| {
+            let f = c.filter();
+            (f.category, f.mask, f.group)
+        })
+    }
+
+    /// The collider's pose in its body's frame: `(position, angle)`.
+    #[getter]
+    fn local_pose(&self, py: Python<'_>) -> PyResult<(Pair, f64)> {
+        self.get(py, |c| {
+            let p = c.local_pose();
+            (crate::convert::pair(p.translation.vector), p.rotation.angle() as f64)
+        })
+    }
+
+    /// The collider's bounds in the world, `(lower, upper)`.
+    #[getter]
+    fn bounds(&self, py: Python<'_>) -> PyResult<(Pair, Pair)> {
+        self.get(py, |c| {
+            let b = c.aabb();
+            (point_pair(b.mins), point_pair(b.maxs))
+        })
+    }
+
+    /// A number free for the user.
+    #[getter]
+    fn user_data(&self, py: Python<'_>) -> PyResult<u64> {
+        self.get(py, |c| c.user_data())
+    }
+
+    /// True while the collider is in its world.
+    #[getter]
+    fn is_valid(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(read(py, &self.world)?.world.collider(self.key).is_some())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyCollider>().is_ok_and(|o| {
+            let o = o.get();
+            o.key == self.key && o.world.as_ptr() == self.world.as_ptr()
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        key_hash(self.world.as_ptr() as usize, slotmap::Key::data(&self.key).as_ffi()) ^ 1
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        match self.get(py, |c| c.shape().kind_name()) {
+            Ok(kind) => format!("Collider({kind})"),
+            Err(_) => "Collider(removed)".to_string(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyWorld {
+    /// Fixes `shape` to `body` and returns the collider; the body's mass
+    /// follows from the densities of its colliders.
+    #[pyo3(signature = (
+        body, shape, density=1.0, friction=0.6, restitution=0.0, *, sensor=false,
+        local_position=(0.0, 0.0), local_angle=0.0, category=1, mask=u32::MAX, group=0, user_data=0
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_collider(
+        slf: &Bound<'_, Self>,
+        body: PyRef<'_, PyBody>,
+        shape: PyRef<'_, PyShape>,
+        density: f64,
+        friction: f64,
+        restitution: f64,
+        sensor: bool,
+        local_position: Pair,
+        local_angle: f64,
+        category: u32,
+        mask: u32,
+        group: i32,
+        user_data: u64,
+    ) -> PyResult<PyCollider> {
+        let key = PyBody::key_in(slf, &body)?;
+        let desc = ColliderDesc::new(shape.shape.clone())
+            .density(real("density", density)?)
+            .friction(real("friction", friction)?)
+            .restitution(real("restitution", restitution)?)
+            .sensor(sensor)
+            .local_pose(Isometry::new(vec2("local_position", local_position)?, real("local_angle", local_angle)?))
+            .filter(CollisionFilter { category, mask, group })
+            .user_data(user_data);
+        let collider = slf.borrow_mut().world.add_collider(key, desc).map_err(from_engine)?;
+        Ok(PyCollider { world: slf.clone().unbind(), key: collider })
+    }
+
+    /// Removes a collider; its body's mass follows.
+    fn remove_collider(slf: &Bound<'_, Self>, collider: PyRef<'_, PyCollider>) -> PyResult<()> {
+        let key = PyCollider::key_in(slf, &collider)?;
+        slf.borrow_mut().world.remove_collider(key).map_err(from_engine)
+    }
+
+    /// Every collider, in key order.
+    fn colliders(slf: &Bound<'_, Self>) -> Vec<PyCollider> {
+        let keys: Vec<ColliderKey> = slf.borrow().world.colliders().map(|(k, _)| k).collect();
+        keys.into_iter().map(|key| PyCollider { world: slf.clone().unbind(), key }).collect()
+    }
+}
