@@ -18,5 +18,6 @@ Gymnasium environments are in :mod:`lamina2d.envs`.
 
 from lamina2d._lamina import *  # noqa: F401,F403
 from lamina2d._lamina import WorldError, num_threads, set_num_threads  # noqa: F401
+from lamina2d._png import write_png  # noqa: F401
 
 __version__ = "0.1.0"

@@ -9,6 +9,10 @@
 //! world as it was; the world steps with the GIL released, on the pool of
 //! [`pool`].
 
+// `Real` is f32 here and f64 in an f64 build of the engine: the casts that
+// are no-ops in one build are needed in the other.
+#![allow(clippy::unnecessary_cast)]
+
 use pyo3::prelude::*;
 
 mod arrays;
@@ -21,6 +25,7 @@ mod events;
 mod joints;
 mod pool;
 mod queries;
+mod render;
 mod shapes;
 mod world;
 
