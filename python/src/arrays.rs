@@ -28,7 +28,13 @@ fn keys_of(slf: &Bound<'_, PyWorld>, bodies: Option<Vec<PyRef<'_, PyBody>>>) -> 
 
 /// Checks that `values` has `rows` rows of `columns` finite numbers, each
 /// within `limit` in magnitude, naming the first bad one.
-fn check(name: &str, values: &numpy::ndarray::ArrayView2<'_, f64>, rows: usize, columns: usize, limit: f64) -> PyResult<()> {
+fn check(
+    name: &str,
+    values: &numpy::ndarray::ArrayView2<'_, f64>,
+    rows: usize,
+    columns: usize,
+    limit: f64,
+) -> PyResult<()> {
     if values.dim() != (rows, columns) {
         return Err(world_error(format!(
             "{name} must have shape ({rows}, {columns}), got {:?}",
@@ -37,7 +43,9 @@ fn check(name: &str, values: &numpy::ndarray::ArrayView2<'_, f64>, rows: usize, 
     }
     for ((i, j), &v) in values.indexed_iter() {
         if !v.is_finite() || v.abs() > limit {
-            return Err(world_error(format!("{name}[{i}, {j}] must be finite and at most {limit:e} in size, got {v}")));
+            return Err(world_error(format!(
+                "{name}[{i}, {j}] must be finite and at most {limit:e} in size, got {v}"
+            )));
         }
     }
     Ok(())
@@ -69,7 +77,8 @@ impl PyWorld {
     ) -> PyResult<Bound<'py, PyArray1<Real>>> {
         let keys = keys_of(slf, bodies)?;
         let this = slf.borrow();
-        let out: Array1<Real> = keys.iter().map(|k| this.world.body(*k).expect("checked above").angle()).collect();
+        let out: Array1<Real> =
+            keys.iter().map(|k| this.world.body(*k).expect("checked above").angle()).collect();
         Ok(out.into_pyarray(slf.py()))
     }
 

@@ -321,7 +321,11 @@ impl PyWorld {
             "dynamic" => BodyDesc::dynamic(),
             "fixed" | "static" => BodyDesc::fixed(),
             "kinematic" => BodyDesc::kinematic(),
-            _ => return Err(world_error(format!("kind must be \"fixed\", \"kinematic\" or \"dynamic\", got {kind:?}"))),
+            _ => {
+                return Err(world_error(format!(
+                    "kind must be \"fixed\", \"kinematic\" or \"dynamic\", got {kind:?}"
+                )));
+            }
         };
         let p = point("position", position)?;
         let desc = desc

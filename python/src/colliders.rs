@@ -167,7 +167,10 @@ impl PyWorld {
             .friction(real("friction", friction)?)
             .restitution(real("restitution", restitution)?)
             .sensor(sensor)
-            .local_pose(Isometry::new(vec2("local_position", local_position)?, real("local_angle", local_angle)?))
+            .local_pose(Isometry::new(
+                vec2("local_position", local_position)?,
+                real("local_angle", local_angle)?,
+            ))
             .filter(CollisionFilter { category, mask, group })
             .user_data(user_data);
         let collider = slf.borrow_mut().world.add_collider(key, desc).map_err(from_engine)?;

@@ -163,7 +163,12 @@ impl PyWorld {
                         .points()
                         .iter()
                         .map(|p| {
-                            (point_pair(p.point), p.separation as f64, p.normal_impulse as f64, p.tangent_impulse as f64)
+                            (
+                                point_pair(p.point),
+                                p.separation as f64,
+                                p.normal_impulse as f64,
+                                p.tangent_impulse as f64,
+                            )
                         })
                         .collect(),
                 })

@@ -222,7 +222,9 @@ impl Options {
         }
         let max_motor = self.max_motor.and_then(|(name, v)| v.map(|v| (name, v)));
         match (self.motor_speed, max_motor) {
-            (Some(speed), Some((name, max))) => desc = desc.motor(real("motor_speed", speed)?, real(name, max)?),
+            (Some(speed), Some((name, max))) => {
+                desc = desc.motor(real("motor_speed", speed)?, real(name, max)?)
+            }
             (None, None) => {}
             (Some(_), None) => {
                 let name = self.max_motor.map_or("max_motor_torque", |(name, _)| name);

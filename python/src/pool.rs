@@ -37,7 +37,8 @@ pub fn set_num_threads(threads: i64) -> PyResult<()> {
     if !(0..=1024).contains(&threads) {
         return Err(world_error(format!("threads must be between 0 and 1024, got {threads}")));
     }
-    let pool = build(threads as usize).map_err(|e| world_error(format!("could not start {threads} threads: {e}")))?;
+    let pool = build(threads as usize)
+        .map_err(|e| world_error(format!("could not start {threads} threads: {e}")))?;
     *POOL.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(pool));
     Ok(())
 }

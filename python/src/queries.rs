@@ -73,13 +73,21 @@ fn filter<'a>(
         f = f.exclude_sensors();
     }
     if category.is_some() || mask.is_some() {
-        f = f.groups(CollisionFilter { category: category.unwrap_or(1), mask: mask.unwrap_or(u32::MAX), group: 0 });
+        f = f.groups(CollisionFilter {
+            category: category.unwrap_or(1),
+            mask: mask.unwrap_or(u32::MAX),
+            group: 0,
+        });
     }
     Ok(f)
 }
 
 /// A collider's handle and its body's.
-fn handles(slf: &Bound<'_, PyWorld>, world: &World, key: ColliderKey) -> PyResult<(Py<PyBody>, Py<PyCollider>)> {
+fn handles(
+    slf: &Bound<'_, PyWorld>,
+    world: &World,
+    key: ColliderKey,
+) -> PyResult<(Py<PyBody>, Py<PyCollider>)> {
     let py = slf.py();
     let body = world.collider(key).map(|c| c.body()).expect("a query reports live colliders");
     Ok((
@@ -90,7 +98,13 @@ fn handles(slf: &Bound<'_, PyWorld>, world: &World, key: ColliderKey) -> PyResul
 
 fn ray_hit(slf: &Bound<'_, PyWorld>, world: &World, hit: &WorldRayHit) -> PyResult<PyRayHit> {
     let (body, collider) = handles(slf, world, hit.collider)?;
-    Ok(PyRayHit { body, collider, point: point_pair(hit.point), normal: pair(hit.normal), fraction: hit.toi as f64 })
+    Ok(PyRayHit {
+        body,
+        collider,
+        point: point_pair(hit.point),
+        normal: pair(hit.normal),
+        fraction: hit.toi as f64,
+    })
 }
 
 fn collider_handles(slf: &Bound<'_, PyWorld>, keys: &[ColliderKey]) -> Vec<PyCollider> {
@@ -215,7 +229,13 @@ impl PyWorld {
         let hit = this.world.try_cast_shape(&shape.shape, &pose, velocity, 1.0, &f).map_err(from_engine)?;
         hit.map(|h| {
             let (body, collider) = handles(slf, &this.world, h.collider)?;
-            Ok(PyShapeHit { body, collider, point: point_pair(h.point), normal: pair(h.normal), fraction: h.toi as f64 })
+            Ok(PyShapeHit {
+                body,
+                collider,
+                point: point_pair(h.point),
+                normal: pair(h.normal),
+                fraction: h.toi as f64,
+            })
         })
         .transpose()
     }

@@ -25,16 +25,24 @@ impl PyShape {
     pub fn wrap(py: Python<'_>, shape: Shape) -> PyResult<Py<PyAny>> {
         let base = PyShape { shape: shape.clone() };
         let object = match shape {
-            Shape::Circle(_) => Py::new(py, PyClassInitializer::from(base).add_subclass(PyCircle))?.into_any(),
-            Shape::Capsule(_) => Py::new(py, PyClassInitializer::from(base).add_subclass(PyCapsule))?.into_any(),
+            Shape::Circle(_) => {
+                Py::new(py, PyClassInitializer::from(base).add_subclass(PyCircle))?.into_any()
+            }
+            Shape::Capsule(_) => {
+                Py::new(py, PyClassInitializer::from(base).add_subclass(PyCapsule))?.into_any()
+            }
             Shape::Segment(_) | Shape::ChainSegment(_) => {
                 Py::new(py, PyClassInitializer::from(base).add_subclass(PySegment))?.into_any()
             }
-            Shape::Ellipse(_) => Py::new(py, PyClassInitializer::from(base).add_subclass(PyEllipse))?.into_any(),
+            Shape::Ellipse(_) => {
+                Py::new(py, PyClassInitializer::from(base).add_subclass(PyEllipse))?.into_any()
+            }
             Shape::Polygon(ref p) if p.half_extents().is_some() => {
                 Py::new(py, PyClassInitializer::from(base).add_subclass(PyBox))?.into_any()
             }
-            Shape::Polygon(_) => Py::new(py, PyClassInitializer::from(base).add_subclass(PyPolygon))?.into_any(),
+            Shape::Polygon(_) => {
+                Py::new(py, PyClassInitializer::from(base).add_subclass(PyPolygon))?.into_any()
+            }
         };
         Ok(object)
     }
@@ -135,7 +143,8 @@ impl PyBox {
     fn new(half_width: f64, half_height: f64, radius: f64) -> PyResult<(Self, PyShape)> {
         let (w, h) = (real("half_width", half_width)?, real("half_height", half_height)?);
         let radius = real("radius", radius)?;
-        let shape = if radius == 0.0 { Shape::rectangle(w, h) } else { Shape::rounded_rectangle(w, h, radius) };
+        let shape =
+            if radius == 0.0 { Shape::rectangle(w, h) } else { Shape::rounded_rectangle(w, h, radius) };
         Ok((Self, PyShape::checked(shape)?))
     }
 
@@ -159,8 +168,11 @@ impl PyPolygon {
     #[new]
     #[pyo3(signature = (points, radius=0.0))]
     fn new(points: Vec<Pair>, radius: f64) -> PyResult<(Self, PyShape)> {
-        let points: Vec<Point> =
-            points.iter().enumerate().map(|(i, &p)| point(&format!("points[{i}]"), p)).collect::<PyResult<_>>()?;
+        let points: Vec<Point> = points
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| point(&format!("points[{i}]"), p))
+            .collect::<PyResult<_>>()?;
         let radius = real("radius", radius)?;
         let shape =
             if radius == 0.0 { Shape::polygon(&points) } else { Shape::rounded_polygon(&points, radius) };

@@ -182,7 +182,8 @@ fn set_field(s: &mut WorldSettings, name: &str, value: &Bound<'_, PyAny>) -> PyR
         "gravity" => s.gravity = vec2("gravity", value.extract()?)?,
         "substeps" => {
             let n: i64 = value.extract()?;
-            s.substeps = u32::try_from(n).map_err(|_| world_error(format!("substeps must be positive, got {n}")))?;
+            s.substeps =
+                u32::try_from(n).map_err(|_| world_error(format!("substeps must be positive, got {n}")))?;
         }
         "contact_hertz" => s.contact_hertz = number(value)?,
         "contact_damping_ratio" => s.contact_damping_ratio = number(value)?,
