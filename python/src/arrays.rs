@@ -6,7 +6,8 @@
 
 use lamina2d::prelude::*;
 use numpy::ndarray::{Array1, Array2};
-use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike1, PyArrayLike2};
+use numpy::ndarray::{ArrayView2, Axis, Ix1, Ix2};
+use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLikeDyn};
 use pyo3::prelude::*;
 
 use crate::bodies::PyBody;
@@ -49,6 +50,19 @@ fn check(
         }
     }
     Ok(())
+}
+
+/// The array as two-dimensional, or an error naming the shape it should have.
+fn two_dimensional<'a>(
+    name: &str,
+    values: &'a PyArrayLikeDyn<'_, f64, AllowTypeChange>,
+    rows: usize,
+    columns: usize,
+) -> PyResult<ArrayView2<'a, f64>> {
+    let view = values.as_array();
+    let shape = view.shape().to_vec();
+    view.into_dimensionality::<Ix2>()
+        .map_err(|_| world_error(format!("{name} must have shape ({rows}, {columns}), got {shape:?}")))
 }
 
 #[pymethods]
@@ -106,11 +120,11 @@ impl PyWorld {
     #[pyo3(signature = (positions, bodies=None))]
     fn set_positions<'py>(
         slf: &Bound<'py, Self>,
-        positions: PyArrayLike2<'py, f64, AllowTypeChange>,
+        positions: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
         bodies: Option<Vec<PyRef<'py, PyBody>>>,
     ) -> PyResult<()> {
         let keys = keys_of(slf, bodies)?;
-        let values = positions.as_array();
+        let values = two_dimensional("positions", &positions, keys.len(), 2)?;
         check("positions", &values, keys.len(), 2, MAX_COORDINATE)?;
         let mut this = slf.borrow_mut();
         for (row, key) in values.rows().into_iter().zip(&keys) {
@@ -126,13 +140,25 @@ impl PyWorld {
     #[pyo3(signature = (angles, bodies=None))]
     fn set_angles<'py>(
         slf: &Bound<'py, Self>,
-        angles: PyArrayLike1<'py, f64, AllowTypeChange>,
+        angles: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
         bodies: Option<Vec<PyRef<'py, PyBody>>>,
     ) -> PyResult<()> {
         let keys = keys_of(slf, bodies)?;
-        let values = angles.as_array();
-        let column = values.view().insert_axis(numpy::ndarray::Axis(1));
-        check("angles", &column, keys.len(), 1, f64::MAX)?;
+        let values = angles.as_array().into_dimensionality::<Ix1>().map_err(|_| {
+            world_error(format!(
+                "angles must have shape ({},), got {:?}",
+                keys.len(),
+                angles.as_array().shape()
+            ))
+        })?;
+        if values.len() != keys.len() {
+            return Err(world_error(format!(
+                "angles must have shape ({},), got ({},)",
+                keys.len(),
+                values.len()
+            )));
+        }
+        check("angles", &values.view().insert_axis(Axis(1)), keys.len(), 1, f64::from(Real::MAX))?;
         let mut this = slf.borrow_mut();
         for (&angle, key) in values.iter().zip(&keys) {
             let t = this.world.body(*key).expect("checked above").translation();
@@ -146,17 +172,18 @@ impl PyWorld {
     #[pyo3(signature = (velocities, bodies=None))]
     fn set_velocities<'py>(
         slf: &Bound<'py, Self>,
-        velocities: PyArrayLike2<'py, f64, AllowTypeChange>,
+        velocities: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
         bodies: Option<Vec<PyRef<'py, PyBody>>>,
     ) -> PyResult<()> {
         let keys = keys_of(slf, bodies)?;
-        let values = velocities.as_array();
+        let values = two_dimensional("velocities", &velocities, keys.len(), 3)?;
         check("velocities", &values, keys.len(), 3, f64::from(Real::MAX))?;
         let mut this = slf.borrow_mut();
         for (row, key) in values.rows().into_iter().zip(&keys) {
             let body = this.world.body_mut(*key).expect("checked above");
             body.set_linear_velocity(Vec2::new(row[0] as Real, row[1] as Real)).map_err(from_engine)?;
             body.set_angular_velocity(row[2] as Real).map_err(from_engine)?;
+            this.world.wake_body(*key);
         }
         Ok(())
     }

@@ -53,6 +53,20 @@ impl PyBody {
         edit(body).map_err(from_engine)
     }
 
+    /// Changes the body's motion and wakes it (and its island) at once, so
+    /// that `is_awake` reads True straight away.
+    fn push(
+        &self,
+        py: Python<'_>,
+        edit: impl FnOnce(&mut lamina2d::dynamics::BodyMut) -> Result<(), WorldError>,
+    ) -> PyResult<()> {
+        let mut w = write(py, &self.world)?;
+        let body = w.world.body_mut(self.key).ok_or_else(removed)?;
+        edit(body).map_err(from_engine)?;
+        w.world.wake_body(self.key);
+        Ok(())
+    }
+
     /// Moves the body to a new pose at once.
     fn teleport(&self, py: Python<'_>, pose: impl FnOnce(Isometry) -> Isometry) -> PyResult<()> {
         let mut w = write(py, &self.world)?;
@@ -107,7 +121,7 @@ impl PyBody {
     #[setter]
     fn set_linear_velocity(&self, py: Python<'_>, v: Pair) -> PyResult<()> {
         let v = vec2("linear_velocity", v)?;
-        self.change(py, |b| b.set_linear_velocity(v))
+        self.push(py, |b| b.set_linear_velocity(v))
     }
 
     /// The angular velocity, rad/s counter-clockwise.
@@ -119,7 +133,7 @@ impl PyBody {
     #[setter]
     fn set_angular_velocity(&self, py: Python<'_>, w: f64) -> PyResult<()> {
         let w = real("angular_velocity", w)?;
-        self.change(py, |b| b.set_angular_velocity(w))
+        self.push(py, |b| b.set_angular_velocity(w))
     }
 
     /// The centre of mass in the world, m.
@@ -177,7 +191,8 @@ impl PyBody {
     }
 
     #[setter]
-    fn set_user_data(&self, py: Python<'_>, data: u64) -> PyResult<()> {
+    fn set_user_data(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let data: u64 = crate::convert::integer("user_data", data)?;
         self.change(py, |b| {
             b.set_user_data(data);
             Ok(())
@@ -227,15 +242,15 @@ impl PyBody {
     fn apply_force(&self, py: Python<'_>, force: Pair, point: Option<Pair>) -> PyResult<()> {
         let f = vec2("force", force)?;
         match point.map(|p| crate::convert::point("point", p)).transpose()? {
-            Some(p) => self.change(py, |b| b.apply_force_at(f, p)),
-            None => self.change(py, |b| b.apply_force(f)),
+            Some(p) => self.push(py, |b| b.apply_force_at(f, p)),
+            None => self.push(py, |b| b.apply_force(f)),
         }
     }
 
     /// Adds a torque, N·m, for the next step.
     fn apply_torque(&self, py: Python<'_>, torque: f64) -> PyResult<()> {
         let t = real("torque", torque)?;
-        self.change(py, |b| b.apply_torque(t))
+        self.push(py, |b| b.apply_torque(t))
     }
 
     /// Changes the velocity at once by an impulse, N·s: at the centre of
@@ -244,8 +259,8 @@ impl PyBody {
     fn apply_impulse(&self, py: Python<'_>, impulse: Pair, point: Option<Pair>) -> PyResult<()> {
         let j = vec2("impulse", impulse)?;
         match point.map(|p| crate::convert::point("point", p)).transpose()? {
-            Some(p) => self.change(py, |b| b.apply_impulse_at(j, p)),
-            None => self.change(py, |b| b.apply_impulse(j)),
+            Some(p) => self.push(py, |b| b.apply_impulse_at(j, p)),
+            None => self.push(py, |b| b.apply_impulse(j)),
         }
     }
 
@@ -257,6 +272,10 @@ impl PyBody {
         }
         w.world.wake_body(self.key);
         Ok(())
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<crate::handles::Reduced> {
+        crate::handles::reduce(py, "body", &self.world, self.key)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -298,7 +317,7 @@ impl PyWorld {
     #[pyo3(signature = (
         kind="dynamic", position=(0.0, 0.0), angle=0.0, *, linear_velocity=(0.0, 0.0),
         angular_velocity=0.0, bullet=false, linear_damping=0.0, angular_damping=0.0,
-        gravity_scale=1.0, fixed_rotation=false, can_sleep=true, awake=true, user_data=0
+        gravity_scale=1.0, fixed_rotation=false, can_sleep=true, awake=true, user_data=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn add_body(
@@ -315,8 +334,9 @@ impl PyWorld {
         fixed_rotation: bool,
         can_sleep: bool,
         awake: bool,
-        user_data: u64,
+        user_data: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBody> {
+        let user_data: u64 = user_data.map_or(Ok(0), |v| crate::convert::integer("user_data", v))?;
         let desc = match kind {
             "dynamic" => BodyDesc::dynamic(),
             "fixed" | "static" => BodyDesc::fixed(),

@@ -67,7 +67,7 @@ impl PyCollider {
         self.get(py, |c| c.friction() as f64)
     }
 
-    /// Restitution, 0 to 1.
+    /// Restitution: 0 does not bounce, 1 bounces back at the approach speed.
     #[getter]
     fn restitution(&self, py: Python<'_>) -> PyResult<f64> {
         self.get(py, |c| c.restitution() as f64)
@@ -97,13 +97,15 @@ impl PyCollider {
         })
     }
 
-    /// The collider's bounds in the world, `(lower, upper)`.
+    /// The collider's tight bounds in the world now, `(lower, upper)`: the
+    /// box the queries test, without the broad phase's margins.
     #[getter]
     fn bounds(&self, py: Python<'_>) -> PyResult<(Pair, Pair)> {
-        self.get(py, |c| {
-            let b = c.aabb();
-            (point_pair(b.mins), point_pair(b.maxs))
-        })
+        let w = read(py, &self.world)?;
+        let c = w.world.collider(self.key).ok_or_else(removed)?;
+        let body = w.world.body(c.body()).expect("a live collider's body is live");
+        let b = c.shape().aabb(&(body.position() * c.local_pose()));
+        Ok((point_pair(b.mins), point_pair(b.maxs)))
     }
 
     /// A number free for the user.
@@ -116,6 +118,10 @@ impl PyCollider {
     #[getter]
     fn is_valid(&self, py: Python<'_>) -> PyResult<bool> {
         Ok(read(py, &self.world)?.world.collider(self.key).is_some())
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<crate::handles::Reduced> {
+        crate::handles::reduce(py, "collider", &self.world, self.key)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -143,7 +149,7 @@ impl PyWorld {
     /// follows from the densities of its colliders.
     #[pyo3(signature = (
         body, shape, density=1.0, friction=0.6, restitution=0.0, *, sensor=false,
-        local_position=(0.0, 0.0), local_angle=0.0, category=1, mask=u32::MAX, group=0, user_data=0
+        local_position=(0.0, 0.0), local_angle=0.0, category=None, mask=None, group=None, user_data=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn add_collider(
@@ -156,11 +162,16 @@ impl PyWorld {
         sensor: bool,
         local_position: Pair,
         local_angle: f64,
-        category: u32,
-        mask: u32,
-        group: i32,
-        user_data: u64,
+        category: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
+        group: Option<&Bound<'_, PyAny>>,
+        user_data: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyCollider> {
+        use crate::convert::integer;
+        let category: u32 = category.map_or(Ok(1), |v| integer("category", v))?;
+        let mask: u32 = mask.map_or(Ok(u32::MAX), |v| integer("mask", v))?;
+        let group: i32 = group.map_or(Ok(0), |v| integer("group", v))?;
+        let user_data: u64 = user_data.map_or(Ok(0), |v| integer("user_data", v))?;
         let key = PyBody::key_in(slf, &body)?;
         let desc = ColliderDesc::new(shape.shape.clone())
             .density(real("density", density)?)

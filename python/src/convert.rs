@@ -39,3 +39,20 @@ pub fn pair(v: Vec2) -> Pair {
 pub fn point_pair(p: Point) -> Pair {
     (p.x as f64, p.y as f64)
 }
+
+/// An integer argument in the range of `T`: out-of-range values (negative
+/// bit masks, thread counts past any machine's) raise `WorldError` naming
+/// the value, as every bad input does; a value that is no integer at all
+/// raises Python's `TypeError`.
+pub fn integer<T: TryFrom<i128>>(name: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
+    let out_of_range = || {
+        let shown = value.str().map(|s| s.to_string()).unwrap_or_else(|_| "?".to_string());
+        world_error(format!("{name} is out of range: {shown}"))
+    };
+    let wide: i128 = match value.extract() {
+        Ok(v) => v,
+        Err(_) if value.is_instance_of::<pyo3::types::PyInt>() => return Err(out_of_range()),
+        Err(e) => return Err(e),
+    };
+    T::try_from(wide).map_err(|_| out_of_range())
+}

@@ -76,8 +76,9 @@ pub struct PyContact {
     /// The unit normal from A to B.
     pub normal: Pair,
     /// The points as `(point, separation, normal_impulse, tangent_impulse)`:
-    /// world position, signed gap (negative when overlapping), and the last
-    /// step's impulses, N·s.
+    /// world position, signed gap (negative when overlapping), and the
+    /// impulses of the last substep, N·s (a resting body's weight times the
+    /// substep's length, `dt / substeps`).
     pub points: Vec<(Pair, f64, f64, f64)>,
 }
 

@@ -47,14 +47,30 @@ impl PyJoint {
         w.world.joint_motion(self.key).ok_or_else(removed)
     }
 
+    /// Changes the joint, checking the change on a copy of its description
+    /// first (`preview`), so that a refused change leaves the world bit for
+    /// bit as it was: the engine counts every opened edit.
     fn change(
         &self,
         py: Python<'_>,
+        preview: impl FnOnce(&Joint, &mut JointDesc) -> Result<(), WorldError>,
         edit: impl FnOnce(&mut lamina2d::dynamics::JointMut) -> Result<(), WorldError>,
     ) -> PyResult<()> {
         let mut w = write(py, &self.world)?;
+        let joint = w.world.joint(self.key).ok_or_else(removed)?;
+        let mut desc = *joint.desc();
+        preview(joint, &mut desc).and_then(|()| desc.validate()).map_err(from_engine)?;
         let joint = w.world.joint_mut(self.key).ok_or_else(removed)?;
         edit(joint).map_err(from_engine)
+    }
+}
+
+/// Refuses a change that does not apply to a joint of this kind.
+fn only(joint: &Joint, name: &'static str, kinds: &[JointKind]) -> Result<(), WorldError> {
+    if kinds.contains(&joint.kind()) {
+        Ok(())
+    } else {
+        Err(WorldError::WrongJointKind { name, kind: joint.kind() })
     }
 }
 
@@ -131,37 +147,89 @@ impl PyJoint {
     /// Sets the motor's target speed (rad/s or m/s) and wakes the bodies.
     fn set_motor_speed(&self, py: Python<'_>, speed: f64) -> PyResult<()> {
         let speed = real("motor_speed", speed)?;
-        self.change(py, |j| j.set_motor_speed(speed))
+        self.change(
+            py,
+            |_, d| {
+                d.motor =
+                    Some(lamina2d::dynamics::Motor { speed, max: d.motor.map_or(Real::MAX, |m| m.max) });
+                Ok(())
+            },
+            |j| j.set_motor_speed(speed),
+        )
     }
 
     /// Sets the motor's speed and largest torque or force.
     fn set_motor(&self, py: Python<'_>, speed: f64, max: f64) -> PyResult<()> {
         let (speed, max) = (real("motor_speed", speed)?, real("max_motor", max)?);
-        self.change(py, |j| j.set_motor(speed, max))
+        self.change(
+            py,
+            |_, d| {
+                d.motor = Some(lamina2d::dynamics::Motor { speed, max });
+                Ok(())
+            },
+            |j| j.set_motor(speed, max),
+        )
     }
 
     /// Sets the limits (rad or m).
     fn set_limits(&self, py: Python<'_>, lower: f64, upper: f64) -> PyResult<()> {
         let (lower, upper) = (real("lower", lower)?, real("upper", upper)?);
-        self.change(py, |j| j.set_limits(lower, upper))
+        self.change(
+            py,
+            |_, d| {
+                d.limits = Some((lower, upper));
+                Ok(())
+            },
+            |j| j.set_limits(lower, upper),
+        )
     }
 
     /// Sets the spring's stiffness (Hz) and damping ratio.
     fn set_spring(&self, py: Python<'_>, hertz: f64, damping_ratio: f64) -> PyResult<()> {
         let (hertz, damping_ratio) = (real("hertz", hertz)?, real("damping_ratio", damping_ratio)?);
-        self.change(py, |j| j.set_spring(hertz, damping_ratio))
+        self.change(
+            py,
+            |_, d| {
+                d.spring = Some(lamina2d::dynamics::Spring { hertz, damping_ratio });
+                Ok(())
+            },
+            |j| j.set_spring(hertz, damping_ratio),
+        )
     }
 
     /// Sets the largest force of a mouse or motor joint, N.
     fn set_max_force(&self, py: Python<'_>, force: f64) -> PyResult<()> {
         let force = real("max_force", force)?;
-        self.change(py, |j| j.set_max_force(force))
+        self.change(
+            py,
+            |joint, d| {
+                only(joint, "max_force", &[JointKind::Mouse, JointKind::Motor])?;
+                d.max_force = force;
+                Ok(())
+            },
+            |j| j.set_max_force(force),
+        )
     }
 
     /// Moves a mouse joint's target and wakes its body.
     fn set_target(&self, py: Python<'_>, target: Pair) -> PyResult<()> {
         let target = point("target", target)?;
-        self.change(py, |j| j.set_target(target))
+        self.change(
+            py,
+            |joint, _| {
+                only(joint, "target", &[JointKind::Mouse])?;
+                if target.x.is_finite() && target.y.is_finite() {
+                    Ok(())
+                } else {
+                    Err(WorldError::InvalidJointProperty { name: "target", value: target.x + target.y })
+                }
+            },
+            |j| j.set_target(target),
+        )
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<crate::handles::Reduced> {
+        crate::handles::reduce(py, "joint", &self.world, self.key)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -234,7 +302,10 @@ impl Options {
         }
         match (self.hertz, self.damping_ratio) {
             (Some(hertz), damping) => {
-                desc = desc.spring(real("hertz", hertz)?, real("damping_ratio", damping.unwrap_or(0.0))?)
+                // A kind with a spring of its own (wheel, mouse) keeps its
+                // damping unless given another.
+                let kept = desc.spring.map_or(0.0, |s| s.damping_ratio as f64);
+                desc = desc.spring(real("hertz", hertz)?, real("damping_ratio", damping.unwrap_or(kept))?)
             }
             (None, None) => {}
             (None, Some(_)) => return Err(world_error("damping_ratio needs hertz, the spring's stiffness")),

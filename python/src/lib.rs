@@ -22,6 +22,7 @@ mod convert;
 mod envs;
 mod errors;
 mod events;
+mod handles;
 mod joints;
 mod pool;
 mod queries;
@@ -35,6 +36,7 @@ fn _lamina(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WorldError", m.py().get_type::<errors::WorldError>())?;
     m.add_function(wrap_pyfunction!(pool::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(pool::num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(handles::rebuild, m)?)?;
     m.add_class::<world::PyWorld>()?;
     m.add_class::<bodies::PyBody>()?;
     m.add_class::<colliders::PyCollider>()?;

@@ -33,7 +33,8 @@ fn build(threads: usize) -> Result<ThreadPool, rayon::ThreadPoolBuildError> {
 /// Sets how many threads Lamina steps worlds and vector environments on
 /// (0: one per core). Results are bit for bit the same for any count.
 #[pyfunction]
-pub fn set_num_threads(threads: i64) -> PyResult<()> {
+pub fn set_num_threads(threads: &Bound<'_, PyAny>) -> PyResult<()> {
+    let threads: i64 = crate::convert::integer("threads", threads)?;
     if !(0..=1024).contains(&threads) {
         return Err(world_error(format!("threads must be between 0 and 1024, got {threads}")));
     }

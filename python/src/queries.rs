@@ -62,9 +62,12 @@ fn filter<'a>(
     slf: &Bound<'_, PyWorld>,
     exclude_body: Option<PyRef<'_, PyBody>>,
     exclude_sensors: bool,
-    category: Option<u32>,
-    mask: Option<u32>,
+    category: Option<&Bound<'_, PyAny>>,
+    mask: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<QueryFilter<'a>> {
+    use crate::convert::integer;
+    let category: Option<u32> = category.map(|v| integer("category", v)).transpose()?;
+    let mask: Option<u32> = mask.map(|v| integer("mask", v)).transpose()?;
     let mut f = QueryFilter::default();
     if let Some(body) = exclude_body {
         f = f.exclude_body(PyBody::key_in(slf, &body)?);
@@ -122,8 +125,8 @@ impl PyWorld {
         translation: Pair,
         exclude_body: Option<PyRef<'_, PyBody>>,
         exclude_sensors: bool,
-        category: Option<u32>,
-        mask: Option<u32>,
+        category: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<PyRayHit>> {
         let f = filter(slf, exclude_body, exclude_sensors, category, mask)?;
         let ray = Ray::new(point("origin", origin)?, vec2("translation", translation)?);
@@ -141,8 +144,8 @@ impl PyWorld {
         translation: Pair,
         exclude_body: Option<PyRef<'_, PyBody>>,
         exclude_sensors: bool,
-        category: Option<u32>,
-        mask: Option<u32>,
+        category: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyRayHit>> {
         let f = filter(slf, exclude_body, exclude_sensors, category, mask)?;
         let ray = Ray::new(point("origin", origin)?, vec2("translation", translation)?);
@@ -160,8 +163,8 @@ impl PyWorld {
         upper: Pair,
         exclude_body: Option<PyRef<'_, PyBody>>,
         exclude_sensors: bool,
-        category: Option<u32>,
-        mask: Option<u32>,
+        category: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyCollider>> {
         let f = filter(slf, exclude_body, exclude_sensors, category, mask)?;
         let aabb = Aabb::new(point("lower", lower)?, point("upper", upper)?);
@@ -177,8 +180,8 @@ impl PyWorld {
         point: Pair,
         exclude_body: Option<PyRef<'_, PyBody>>,
         exclude_sensors: bool,
-        category: Option<u32>,
-        mask: Option<u32>,
+        category: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyCollider>> {
         let f = filter(slf, exclude_body, exclude_sensors, category, mask)?;
         let p = crate::convert::point("point", point)?;
@@ -197,8 +200,8 @@ impl PyWorld {
         angle: f64,
         exclude_body: Option<PyRef<'_, PyBody>>,
         exclude_sensors: bool,
-        category: Option<u32>,
-        mask: Option<u32>,
+        category: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyCollider>> {
         let f = filter(slf, exclude_body, exclude_sensors, category, mask)?;
         let pose = Isometry::new(vec2("position", position)?, real("angle", angle)?);
@@ -219,8 +222,8 @@ impl PyWorld {
         translation: Pair,
         exclude_body: Option<PyRef<'_, PyBody>>,
         exclude_sensors: bool,
-        category: Option<u32>,
-        mask: Option<u32>,
+        category: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<PyShapeHit>> {
         let f = filter(slf, exclude_body, exclude_sensors, category, mask)?;
         let pose = Isometry::new(vec2("position", position)?, real("angle", angle)?);

@@ -56,8 +56,9 @@ impl PyWorld {
         Ok(Self { world })
     }
 
-    /// Advances the world by `dt` seconds (at most 1 s), with the GIL
-    /// released; larger worlds share the step with Lamina's pool.
+    /// Advances the world by `dt` seconds (positive, finite and at most the
+    /// engine's `MAX_TIME_STEP`, 10,000 s), with the GIL released; larger
+    /// worlds share the step with Lamina's pool.
     fn step(&mut self, py: Python<'_>, dt: f64) -> PyResult<()> {
         let dt = real("dt", dt)?;
         let world = &mut self.world;
@@ -180,11 +181,7 @@ fn set_field(s: &mut WorldSettings, name: &str, value: &Bound<'_, PyAny>) -> PyR
     let flag = |value: &Bound<'_, PyAny>| -> PyResult<bool> { value.extract::<bool>() };
     match name {
         "gravity" => s.gravity = vec2("gravity", value.extract()?)?,
-        "substeps" => {
-            let n: i64 = value.extract()?;
-            s.substeps =
-                u32::try_from(n).map_err(|_| world_error(format!("substeps must be positive, got {n}")))?;
-        }
+        "substeps" => s.substeps = crate::convert::integer("substeps", value)?,
         "contact_hertz" => s.contact_hertz = number(value)?,
         "contact_damping_ratio" => s.contact_damping_ratio = number(value)?,
         "contact_push_max_velocity" => s.contact_push_max_velocity = number(value)?,

@@ -36,9 +36,9 @@ pub struct ContactPointState {
     pub separation: Real,
     /// Which features of the two shapes made the point.
     pub id: FeatureId,
-    /// Accumulated normal impulse of the last step, N·s.
+    /// Accumulated normal impulse of the last substep, N·s.
     pub normal_impulse: Real,
-    /// Accumulated friction impulse of the last step, N·s.
+    /// Accumulated friction impulse of the last substep, N·s.
     pub tangent_impulse: Real,
 }
 
