@@ -279,8 +279,8 @@ fn normals_from_tiny_offsets_are_unit() {
     let segment = Shape::segment(Point::new(0.0, -20.0), Point::new(3.184_701e-23, 0.676));
     let circle = Shape::circle(0.5);
     let pose = Isometry::translation(-50.0, -50.0);
-    let p =
-        lamina2d::query::penetration(&segment, &pose, &circle, &pose).expect("the circle sits on the segment");
+    let p = lamina2d::query::penetration(&segment, &pose, &circle, &pose)
+        .expect("the circle sits on the segment");
     assert!((p.normal.norm() - 1.0).abs() < 1e-5, "penetration normal {}", p.normal);
     let m = lamina2d::query::contact_manifold(&segment, &pose, &circle, &pose, 0.02);
     assert!((m.normal.norm() - 1.0).abs() < 1e-5, "manifold normal {}", m.normal);
