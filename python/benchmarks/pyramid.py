@@ -2,8 +2,10 @@
 pymunk (Chipmunk 7), side by side in one process.
 
 The pyramid is SCENES.md's large pyramid at a smaller base: boxes of
-half-extent 0.5 on a wide ground box, row i at y = (2i + 1)·0.5. Sleep is off
-in every engine (pymunk has none by default), so each step of the measured
+half-extent 0.5 on a wide ground box, row i at y = (2i + 1)·0.5. Each engine is
+timed twice: stepping alone, and stepping then reading every body's position
+and angle (as drawing a frame or building an observation does; Lamina reads
+them as NumPy arrays, the others body by body). Sleep is off in every engine (pymunk has none by default), so each step of the measured
 stretch simulates every box. The engines run in turn, round after round, and
 each figure is the best round: on a noisy machine the minimum is the figure
 least disturbed by other work.
@@ -36,7 +38,11 @@ def lamina_pyramid(rows: int):
     square = lamina.Box(HALF, HALF)
     for x, y in box_centres(rows):
         world.add_collider(world.add_body("dynamic", position=(x, y)), square, density=1.0, friction=0.6)
-    return lambda: world.step(DT)
+    def step_and_read():
+        world.step(DT)
+        return world.positions(), world.angles()
+
+    return lambda: world.step(DT), step_and_read
 
 
 def box2d_pyramid(rows: int):
@@ -47,8 +53,14 @@ def box2d_pyramid(rows: int):
     for x, y in box_centres(rows):
         body = world.CreateDynamicBody(position=(x, y))
         body.CreatePolygonFixture(box=(HALF, HALF), density=1.0, friction=0.6)
-    # Box2D 2.3's recommended iterations: 8 velocity, 3 position.
-    return lambda: world.Step(DT, 8, 3)
+    bodies = list(world.bodies)
+
+    def step_and_read():
+        # Box2D 2.3's recommended iterations: 8 velocity, 3 position.
+        world.Step(DT, 8, 3)
+        return [(tuple(b.position), b.angle) for b in bodies]
+
+    return lambda: world.Step(DT, 8, 3), step_and_read
 
 
 def pymunk_pyramid(rows: int):
@@ -69,7 +81,13 @@ def pymunk_pyramid(rows: int):
         shape.density = 1.0
         shape.friction = 0.6
         space.add(body, shape)
-    return lambda: space.step(DT)
+    bodies = list(space.bodies)
+
+    def step_and_read():
+        space.step(DT)
+        return [(tuple(b.position), b.angle) for b in bodies]
+
+    return lambda: space.step(DT), step_and_read
 
 
 ENGINES = {"lamina2d": lamina_pyramid, "pybox2d": box2d_pyramid, "pymunk": pymunk_pyramid}
@@ -77,7 +95,7 @@ ENGINES = {"lamina2d": lamina_pyramid, "pybox2d": box2d_pyramid, "pymunk": pymun
 
 def available(name: str) -> bool:
     try:
-        ENGINES[name](2)
+        ENGINES[name](2)[0]()
     except ImportError:
         return False
     return True
@@ -99,17 +117,21 @@ def main() -> None:
     args = parser.parse_args()
     engines = [name for name in ENGINES if available(name)]
     print(f"lamina2d on {lamina.num_threads()} threads; {args.steps} steps, best of {args.rounds} rounds")
-    print("| rows (boxes) | " + " | ".join(f"{e} ms/step" for e in engines) + " | lamina2d / others |")
-    print("|---|" + "---|" * len(engines) + "---|")
+    print("| rows (boxes) | what | " + " | ".join(f"{e} ms/step" for e in engines) + " | lamina2d / others |")
+    print("|---|---|" + "---|" * len(engines) + "---|")
     for rows in args.rows:
-        best = {name: float("inf") for name in engines}
+        best = {(name, what): float("inf") for name in engines for what in (0, 1)}
         for _ in range(args.rounds):
             for name in engines:
-                step = ENGINES[name](rows)
-                best[name] = min(best[name], time_steps(step, args.steps))
-        ratios = ", ".join(f"{best['lamina2d'] / best[e]:.3f} of {e}" for e in engines if e != "lamina2d")
-        cells = " | ".join(f"{best[e]:.3f}" for e in engines)
-        print(f"| {rows} ({rows * (rows + 1) // 2}) | {cells} | {ratios} |")
+                for what in (0, 1):
+                    step = ENGINES[name](rows)[what]
+                    best[name, what] = min(best[name, what], time_steps(step, args.steps))
+        for what, label in ((0, "step"), (1, "step + read poses")):
+            ratios = ", ".join(
+                f"{best['lamina2d', what] / best[e, what]:.3f} of {e}" for e in engines if e != "lamina2d"
+            )
+            cells = " | ".join(f"{best[e, what]:.3f}" for e in engines)
+            print(f"| {rows} ({rows * (rows + 1) // 2}) | {label} | {cells} | {ratios} |")
 
 
 if __name__ == "__main__":

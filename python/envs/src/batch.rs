@@ -108,8 +108,18 @@ impl<E: Env> Batch<E> {
     /// the first observations.
     pub fn reset(&mut self, seeds: &[u64], observations: &mut [f32]) {
         assert_eq!(seeds.len(), self.envs.len(), "one seed per environment");
-        assert_eq!(observations.len(), self.envs.len() * E::OBSERVATION_LEN, "one observation per environment");
-        (&mut self.envs, &mut self.elapsed, &mut self.ended, observations.par_chunks_mut(E::OBSERVATION_LEN), seeds)
+        assert_eq!(
+            observations.len(),
+            self.envs.len() * E::OBSERVATION_LEN,
+            "one observation per environment"
+        );
+        (
+            &mut self.envs,
+            &mut self.elapsed,
+            &mut self.ended,
+            observations.par_chunks_mut(E::OBSERVATION_LEN),
+            seeds,
+        )
             .into_par_iter()
             .with_min_len(ENVS_PER_TASK)
             .for_each(|(env, elapsed, ended, observation, &seed)| {
@@ -131,7 +141,11 @@ impl<E: Env> Batch<E> {
         let max_steps = self.max_steps;
         let per_env = (
             (&mut self.envs, &mut self.elapsed, &mut self.ended),
-            (out.observations.par_chunks_mut(E::OBSERVATION_LEN), actions.par_chunks(self.action_len.max(1)), reset_seeds),
+            (
+                out.observations.par_chunks_mut(E::OBSERVATION_LEN),
+                actions.par_chunks(self.action_len.max(1)),
+                reset_seeds,
+            ),
             (out.rewards, out.terminated, out.truncated),
         );
         per_env.into_par_iter().with_min_len(ENVS_PER_TASK).for_each(

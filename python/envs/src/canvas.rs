@@ -46,7 +46,8 @@ impl Canvas {
     /// `closed` joins the last point to the first.
     pub fn stroke_polyline(&mut self, points: &[(f32, f32)], closed: bool, stroke: Rgb, width: f32) {
         if let Some(path) = self.path(points, closed) {
-            let style = Stroke { width, line_cap: LineCap::Round, line_join: LineJoin::Round, ..Stroke::default() };
+            let style =
+                Stroke { width, line_cap: LineCap::Round, line_join: LineJoin::Round, ..Stroke::default() };
             self.pixmap.stroke_path(&path, &paint(stroke), &style, Transform::identity(), None);
         }
     }
