@@ -5,7 +5,8 @@ termination of Gymnasium's ``LunarLander-v3``; :class:`LunarLanderVectorEnv`
 steps many of them in Rust, in parallel. :func:`heuristic` is Gymnasium's
 hand-written controller, which lands most episodes.
 
-The legs are rigid here, where Gymnasium hinges them on sprung joints: see
+The legs hinge on the hull as in Gymnasium, held at their rest angle by a
+servo of Gymnasium's torque rather than pressed against a limit: see
 ``python/envs/src/lunar_lander.rs`` for why. Everything else (the hull, the
 legs' shapes and masses, the terrain, the engines, wind and turbulence, the
 observation and reward) follows Gymnasium's code.
