@@ -188,7 +188,7 @@ impl Soak {
         self.report.added += 1;
         if self.drops.len() > 30 {
             let oldest = self.drops.pop_front().unwrap();
-            assert!(self.world.remove_body(oldest));
+            self.world.remove_body(oldest).expect("a live body");
             self.report.removed += 1;
         }
         // A bullet into a pyramid every five seconds, removed after ten.
@@ -203,7 +203,7 @@ impl Soak {
         }
         while self.bullets.front().is_some_and(|&(at, _)| at + 10 <= second) {
             let (_, bullet) = self.bullets.pop_front().unwrap();
-            assert!(self.world.remove_body(bullet));
+            self.world.remove_body(bullet).expect("a live body");
             self.report.removed += 1;
         }
         // A ragdoll every ten seconds, removed after a minute.
@@ -221,7 +221,7 @@ impl Soak {
                 self.world.bodies().filter(|(_, b)| b.user_data() == tag).map(|(k, _)| k).collect();
             assert_eq!(bones.len(), 11, "ragdoll {tag} lost bones");
             for bone in bones {
-                assert!(self.world.remove_body(bone));
+                self.world.remove_body(bone).expect("a live body");
             }
             self.report.removed += 11;
         }

@@ -68,7 +68,7 @@ pub fn update(world: &mut World, step: usize) {
             .map(|(k, _)| k)
             .collect();
         for body in doomed {
-            world.remove_body(body);
+            world.remove_body(body).expect("a live body");
         }
     }
     for row in 0..ROWS {

@@ -368,7 +368,7 @@ impl PyWorld {
     /// Removes a body with its colliders and joints.
     fn remove_body(slf: &Bound<'_, Self>, body: PyRef<'_, PyBody>) -> PyResult<()> {
         let key = PyBody::key_in(slf, &body)?;
-        slf.borrow_mut().world.remove_body(key);
+        slf.borrow_mut().world.remove_body(key).map_err(from_engine)?;
         Ok(())
     }
 

@@ -192,7 +192,7 @@ mod tests {
         }
         // The bottom of the second pile taken away, the chain pushed, a box
         // thrown through the sensor and a box added asleep on the fourth pile.
-        world.remove_body(piles[1][1]);
+        world.remove_body(piles[1][1]).expect("a live body");
         world.body_mut(chain[5]).unwrap().set_linear_velocity(Vec2::new(0.0, 6.0)).unwrap();
         world.body_mut(chain[6]).unwrap().set_linear_velocity(Vec2::new(2.0, -1.0)).unwrap();
         let thrown =

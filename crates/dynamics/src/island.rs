@@ -525,7 +525,7 @@ mod awake_bits_tests {
             if step % 40 == 39 {
                 let k = boxes[(rng.next() % boxes.len() as u64) as usize];
                 if step % 80 == 39 {
-                    world.remove_body(k);
+                    world.remove_body(k).expect("a live body");
                     boxes.retain(|&b| b != k);
                 } else if let Some(b) = world.body_mut(k) {
                     b.set_linear_velocity(Vec2::new(3.0, 4.0)).unwrap();

@@ -123,6 +123,8 @@ impl<'a> QueryFilter<'a> {
 pub struct WorldRayHit {
     /// The collider hit.
     pub collider: ColliderKey,
+    /// The body the collider is attached to.
+    pub body: BodyKey,
     /// The ray parameter of the hit, in units of the ray's direction: the
     /// point is `origin + dir * toi`. 0 for a ray that starts inside.
     pub toi: Real,
@@ -138,6 +140,8 @@ pub struct WorldRayHit {
 pub struct WorldShapeHit {
     /// The collider hit.
     pub collider: ColliderKey,
+    /// The body the collider is attached to.
+    pub body: BodyKey,
     /// The fraction of the motion, in units of the velocity: the shape is at
     /// `pose` moved by `velocity * toi` when it touches. 0 when it starts
     /// touching.
@@ -224,7 +228,13 @@ impl World {
             }
             best.map_or(max_toi, |b| b.1)
         });
-        Ok(best.map(|(collider, toi)| WorldRayHit { collider, toi, point: ray.point_at(toi), normal }))
+        Ok(best.map(|(collider, toi)| WorldRayHit {
+            collider,
+            body: self.colliders[collider].body,
+            toi,
+            point: ray.point_at(toi),
+            normal,
+        }))
     }
 
     /// Fills `out` with every collider the ray hits within `max_toi`, nearest
@@ -253,6 +263,7 @@ impl World {
             {
                 out.push(WorldRayHit {
                     collider: key,
+                    body: c.body,
                     toi: hit.toi,
                     point: ray.point_at(hit.toi),
                     normal: hit.normal,
@@ -426,6 +437,7 @@ impl World {
         });
         Ok(best.map(|(collider, toi)| WorldShapeHit {
             collider,
+            body: self.colliders[collider].body,
             toi: toi.time,
             point: toi.point_b,
             normal: -toi.normal,

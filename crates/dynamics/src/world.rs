@@ -89,29 +89,12 @@ pub struct World {
     /// poses, and the move each one's proxy needs, if any.
     pub(crate) collider_poses: Vec<(ColliderKey, lamina_geometry::Isometry)>,
     pub(crate) collider_moves: Vec<Option<lamina_broadphase::Refit<ColliderKey>>>,
-    /// What the infallible calls ([`World::new`], [`World::add_body`]) refused.
-    pub(crate) refusals: Refusals,
     /// How the steps share their work with the pool; the threads this
     /// step's stages may share it with; and the pace that chooses between
     /// the pool and the calling thread alone for whole steps (`pace.rs`).
     pub(crate) sharing: Sharing,
     pub(crate) threads: Threads,
     pub(crate) step_pace: Pace,
-}
-
-/// The bad input that calls without an error to return replaced by a safe
-/// default: how often, and the last such error.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Refusals {
-    count: u64,
-    last: Option<WorldError>,
-}
-
-impl Refusals {
-    fn record(&mut self, error: WorldError) {
-        self.count += 1;
-        self.last = Some(error);
-    }
 }
 
 impl Clone for World {
@@ -156,7 +139,6 @@ impl Clone for World {
             proxy_moves: Vec::new(),
             collider_poses: Vec::new(),
             collider_moves: Vec::new(),
-            refusals: self.refusals,
             sharing: self.sharing,
             threads: Threads::default(),
             step_pace: Pace::for_steps(),
@@ -165,17 +147,17 @@ impl Clone for World {
 }
 
 impl World {
-    /// An empty world. Bad settings (a non-finite gravity, zero substeps, ...)
-    /// cannot be returned as an error here: the world gets the default
-    /// settings instead, and the refusal is counted and kept
-    /// ([`World::refusal_count`], [`World::last_refusal`]). Use
-    /// [`World::try_new`] to have them refused.
+    /// An empty world.
+    ///
+    /// # Panics
+    ///
+    /// On settings [`World::try_new`] refuses (a non-finite gravity, zero
+    /// substeps, ...), with its error's message, as `std` does for
+    /// `Duration::from_secs_f32`: nothing is put in the bad value's place.
+    /// Settings from outside the program go through [`World::try_new`].
+    #[track_caller]
     pub fn new(settings: WorldSettings) -> Self {
-        Self::try_new(settings).unwrap_or_else(|error| {
-            let mut world = Self::build(WorldSettings::default());
-            world.refusals.record(error);
-            world
-        })
+        Self::try_new(settings).unwrap_or_else(|error| panic!("World::new: {error}"))
     }
 
     /// An empty world, or the first bad setting.
@@ -223,26 +205,12 @@ impl World {
             proxy_moves: Vec::new(),
             collider_poses: Vec::new(),
             collider_moves: Vec::new(),
-            refusals: Refusals::default(),
             // Unit tests on a pool share their steps' work whatever the
             // timings, so that what they cover does not depend on the machine.
             sharing: if cfg!(test) { Sharing::Always } else { Sharing::Paced },
             threads: Threads::default(),
             step_pace: Pace::for_steps(),
         }
-    }
-
-    /// How many times a call that returns no error ([`World::new`],
-    /// [`World::add_body`]) was given bad input and put a safe default in its
-    /// place. Zero in a program that uses the `try_` forms or gives good input.
-    pub fn refusal_count(&self) -> u64 {
-        self.refusals.count
-    }
-
-    /// The last bad input that [`World::new`] or [`World::add_body`] replaced
-    /// by a safe default, as the error its `try_` form would have returned.
-    pub fn last_refusal(&self) -> Option<WorldError> {
-        self.refusals.last
     }
 
     /// The world's settings.
@@ -274,19 +242,17 @@ impl World {
         Ok(())
     }
 
-    /// Adds a body. A description with a bad value (a non-finite number, a
-    /// negative damping) cannot be returned as an error here: a still body
-    /// of the same kind is added at the origin instead, and the refusal is
-    /// counted and kept ([`World::refusal_count`], [`World::last_refusal`]).
-    /// Use [`World::try_add_body`] to have it refused.
+    /// Adds a body.
+    ///
+    /// # Panics
+    ///
+    /// On a description [`World::try_add_body`] refuses (a non-finite
+    /// number, a negative damping), with its error's message; the world is
+    /// left as it was. Descriptions built from outside data go through
+    /// [`World::try_add_body`].
+    #[track_caller]
     pub fn add_body(&mut self, desc: BodyDesc) -> BodyKey {
-        match self.try_add_body(desc) {
-            Ok(key) => key,
-            Err(error) => {
-                self.refusals.record(error);
-                self.insert_body(&BodyDesc { kind: desc.kind, ..BodyDesc::fixed() })
-            }
-        }
+        self.try_add_body(desc).unwrap_or_else(|error| panic!("World::add_body: {error}"))
     }
 
     /// Adds a body, or refuses a description with a bad value.
@@ -375,9 +341,9 @@ impl World {
     }
 
     /// Removes a body with its joints, colliders and contacts, and wakes what
-    /// touched it or was jointed to it. Returns false for a stale key.
-    pub fn remove_body(&mut self, key: BodyKey) -> bool {
-        let Some(body) = self.bodies.get(key) else { return false };
+    /// touched it or was jointed to it. Refuses a stale key, world unchanged.
+    pub fn remove_body(&mut self, key: BodyKey) -> Result<(), WorldError> {
+        let body = self.bodies.get(key).ok_or(WorldError::StaleBody(key))?;
         let colliders = body.colliders.clone();
         let joints = body.joints.clone();
         self.wake_body(key);
@@ -392,7 +358,7 @@ impl World {
         self.bodies.remove(key);
         self.body_keys.removed(key);
         self.free_slots.bodies.removed(key);
-        true
+        Ok(())
     }
 
     /// Removes a collider from the broad phase and destroys its contacts,

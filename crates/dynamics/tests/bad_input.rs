@@ -73,7 +73,7 @@ fn bad_colliders_are_refused() {
 fn stale_keys_are_refused() {
     let (mut w, b) = scene();
     let c = w.body(b).unwrap().colliders()[0];
-    assert!(w.remove_body(b));
+    w.remove_body(b).expect("a live body");
     let (hash, bodies, colliders) = (w.state_hash(), w.body_count(), w.colliders().count());
     assert!(matches!(
         w.add_collider(b, ColliderDesc::new(Shape::circle(1.0))),
@@ -82,7 +82,7 @@ fn stale_keys_are_refused() {
     assert!(matches!(w.remove_collider(c), Err(WorldError::StaleCollider(_))));
     assert!(matches!(w.set_body_position(b, Isometry::identity()), Err(WorldError::StaleBody(_))));
     assert!(w.body(b).is_none() && w.body_mut(b).is_none() && w.collider(c).is_none());
-    assert!(!w.remove_body(b));
+    assert_eq!(w.remove_body(b), Err(WorldError::StaleBody(b)));
     unchanged(&w, hash, bodies, colliders);
 }
 
@@ -269,31 +269,35 @@ fn masses_beyond_the_numbers_are_refused() {
         .unwrap_or_else(|e| panic!("a dense sensor was refused: {e}"));
 }
 
-/// `World::new` and `World::add_body` return no error; what they refuse is
-/// replaced by a safe default, counted, and kept as the error the `try_` form
-/// would have returned.
+/// `World::new` and `World::add_body` return no error: where their `try_`
+/// form refuses they stop loudly with that form's message, and the world a
+/// refused `add_body` was called on is as it was (nothing stands in for the
+/// bad value).
 #[test]
-fn refusals_of_infallible_calls_are_counted_and_kept() {
+fn infallible_calls_panic_with_the_try_forms_message() {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let message = |payload: Box<dyn std::any::Any + Send>| {
+        payload.downcast::<String>().map(|s| *s).expect("a formatted panic message")
+    };
+
     let bad = WorldSettings { substeps: 0, ..WorldSettings::default() };
-    let mut w = World::new(bad);
-    assert_eq!(*w.settings(), WorldSettings::default());
-    assert_eq!(w.refusal_count(), 1);
-    assert_eq!(w.last_refusal(), World::try_new(bad).err());
+    let refused = World::try_new(bad).err().expect("zero substeps are refused");
+    let payload = catch_unwind(|| World::new(bad)).err().expect("World::new panics on bad settings");
+    assert_eq!(message(payload), format!("World::new: {refused}"));
 
-    let good = World::new(WorldSettings::default());
-    assert_eq!((good.refusal_count(), good.last_refusal()), (0, None));
-
+    let mut w = World::new(WorldSettings::default());
+    w.add_body(BodyDesc::fixed());
+    let (hash, bodies) = (w.state_hash(), w.body_count());
     let desc = BodyDesc::dynamic().translation(3.0, 4.0).angular_velocity(Real::NAN);
-    let key = w.add_body(desc);
-    assert_eq!(w.refusal_count(), 2);
-    let err = w.last_refusal().expect("the refusal is kept");
-    assert!(matches!(err, WorldError::InvalidBodyProperty { name: "angular_velocity", .. }), "{err:?}");
-    // The stand-in: the same kind, at rest at the origin.
-    let body = w.body(key).unwrap();
-    assert_eq!(body.kind(), lamina_dynamics::BodyKind::Dynamic);
-    assert_eq!(body.translation(), Vec2::zeros());
-    assert_eq!(body.angular_velocity(), 0.0);
-    // Good input leaves the count alone.
+    let refused = w.try_add_body(desc).unwrap_err();
+    assert!(
+        matches!(refused, WorldError::InvalidBodyProperty { name: "angular_velocity", .. }),
+        "{refused:?}"
+    );
+    let payload = catch_unwind(AssertUnwindSafe(|| w.add_body(desc))).err().expect("add_body panics");
+    assert_eq!(message(payload), format!("World::add_body: {refused}"));
+    assert_eq!((w.state_hash(), w.body_count()), (hash, bodies), "the refused body left a trace");
+    // Good input still goes in.
     w.add_body(BodyDesc::dynamic());
-    assert_eq!(w.refusal_count(), 2);
+    assert_eq!(w.body_count(), bodies + 1);
 }

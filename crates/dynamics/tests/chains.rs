@@ -203,7 +203,7 @@ fn chains_are_removed_whole_and_bad_chains_are_refused() {
 
     // Removing the body removes its chains.
     let chain = w.add_chain(ground, ChainDesc::new(&pts)).expect("valid");
-    w.remove_body(ground);
+    w.remove_body(ground).expect("a live body");
     assert!(w.chain(chain).is_none());
     assert_eq!(w.colliders().count(), 0);
 }

@@ -75,7 +75,7 @@ fn removing_a_touching_body_reports_the_end() {
         w.step(DT).unwrap();
     }
     assert!(w.contacts().any(|c| c.is_touching()));
-    w.remove_body(b);
+    w.remove_body(b).expect("a live body");
     assert!(w.contact_events().iter().any(|e| matches!(e, ContactEvent::End { .. })));
     assert_eq!(w.contacts().count(), 0);
 }

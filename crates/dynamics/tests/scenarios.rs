@@ -364,6 +364,6 @@ fn a_body_launched_at_a_wall_meets_it_in_its_first_step() {
         let (x, v) = (pos(&w, b).x, w.body(b).unwrap().linear_velocity());
         assert!((x - 4.65).abs() < 0.02, "{shape:?} at x = {x}, not against the wall");
         assert!(v.norm() < 0.5, "{shape:?} still moves at {v}");
-        w.remove_body(b);
+        w.remove_body(b).expect("a live body");
     }
 }

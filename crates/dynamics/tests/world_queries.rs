@@ -172,6 +172,7 @@ fn ray_casts_match_brute_force() {
         assert_eq!(got, expected, "every hit of {ray:?} up to {max_toi}");
         for h in &all {
             assert_eq!(h.point, ray.point_at(h.toi));
+            assert_eq!(Some(h.body), world.collider(h.collider).map(|c| c.body()), "the hit's body");
         }
 
         let closest = world.cast_ray(&ray, max_toi, &filter);
@@ -296,12 +297,12 @@ fn a_ray_reports_where_and_how_it_hits() {
     let bc = world.add_collider(ball, ColliderDesc::new(Shape::circle(0.5))).expect("valid");
     let ray = Ray::new(Point::new(0.0, 0.0), Vec2::new(2.0, 0.0));
     let hit = world.cast_ray(&ray, 10.0, &QueryFilter::default()).expect("hits the ball");
-    assert_eq!(hit.collider, bc);
+    assert_eq!((hit.collider, hit.body), (bc, ball));
     assert!((hit.toi - 0.75).abs() < 1e-6, "toi {}", hit.toi);
     assert!((hit.point - Point::new(1.5, 0.0)).norm() < 1e-6);
     assert!((hit.normal - Vec2::new(-1.0, 0.0)).norm() < 1e-6);
     let hit = world.cast_ray(&ray, 10.0, &QueryFilter::default().exclude_body(ball)).expect("hits the wall");
-    assert_eq!(hit.collider, wc);
+    assert_eq!((hit.collider, hit.body), (wc, wall));
     assert!((hit.point - Point::new(4.5, 0.0)).norm() < 1e-5);
     assert!(world.cast_ray(&ray, 2.0, &QueryFilter::default().exclude_body(ball)).is_none(), "out of reach");
 
@@ -314,7 +315,7 @@ fn a_ray_reports_where_and_how_it_hits() {
             &QueryFilter::default(),
         )
         .expect("the disc meets the ball");
-    assert_eq!(hit.collider, bc);
+    assert_eq!((hit.collider, hit.body), (bc, ball));
     assert!((hit.toi - 0.125).abs() < 1e-3, "toi {}", hit.toi);
     assert!((hit.point - Point::new(1.5, 0.0)).norm() < 1e-2);
     assert!((hit.normal - Vec2::new(-1.0, 0.0)).norm() < 1e-3);

@@ -622,7 +622,7 @@ impl LunarLander {
             particle.ttl -= PARTICLE_AGING;
         }
         while let Some(oldest) = self.particles.front().filter(|p| p.ttl < 0.0) {
-            self.world.remove_body(oldest.body);
+            self.world.remove_body(oldest.body).expect("a live body");
             self.particles.pop_front();
         }
     }

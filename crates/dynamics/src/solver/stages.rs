@@ -1182,7 +1182,7 @@ mod tests {
         let mut keys: Vec<BodyKey> = (0..5_000).map(|i| add(&mut world, i)).collect();
         // Free slots among the live ones, half of them given out again.
         for i in (0..keys.len()).rev().filter(|i| i % 11 == 0) {
-            assert!(world.remove_body(keys.remove(i)));
+            world.remove_body(keys.remove(i)).expect("a live body");
         }
         for i in 5_000..5_220 {
             keys.push(add(&mut world, i));
@@ -1190,7 +1190,7 @@ mod tests {
         assert!(keys.iter().any(|&k| index_and_version(k).1 > 1), "a slot given out again");
         // Free slots after the last live one: the walk's slot list ends there.
         let last_slot = keys.iter().map(|&k| index_and_version(k).0).max().unwrap();
-        keys.retain(|&k| index_and_version(k).0 + 30 <= last_slot || !world.remove_body(k));
+        keys.retain(|&k| index_and_version(k).0 + 30 <= last_slot || world.remove_body(k).is_err());
         assert!(
             world.body_keys.by_slot().len()
                 > keys.iter().map(|&k| index_and_version(k).0 as usize).max().unwrap() + 1
@@ -1206,8 +1206,8 @@ mod tests {
             if step >= 2 {
                 // Fewer bodies and contacts than the step before.
                 for &key in keys.iter().skip(step).step_by(5) {
-                    walk.remove_body(key);
-                    on_pool.remove_body(key);
+                    walk.remove_body(key).expect("a live body");
+                    on_pool.remove_body(key).expect("a live body");
                 }
             }
             pool.install(|| {
@@ -1254,7 +1254,7 @@ mod tests {
             keys.push(b);
         }
         let removed = keys.remove(3);
-        assert!(world.remove_body(removed));
+        world.remove_body(removed).expect("a live body");
         let reused = world.add_body(BodyDesc::dynamic().translation(20.0, 5.0));
         keys.push(reused);
         world.step(1.0 / 60.0).unwrap();
@@ -1371,7 +1371,7 @@ mod tests {
         steps_alike(&mut world, 30, "joint removed");
         world.add_joint(JointDesc::revolute(links[6], links[7], Point::new(7.0, 10.0))).unwrap();
         steps_alike(&mut world, 30, "joint added");
-        assert!(world.remove_body(links[11]));
+        world.remove_body(links[11]).expect("a live body");
         steps_alike(&mut world, 30, "a jointed body removed");
     }
 }
