@@ -19,10 +19,12 @@ use slotmap::{Key, SlotMap};
 ///
 /// Every key must be live in `map`, and no key may come twice: the
 /// references are made without checking either. slotmap 1.1.1 (the version
-/// the workspace requires) makes each from its buffer's `as_mut_ptr` alone,
-/// never a reference to the whole buffer that would overlap the others, so
-/// references to distinct live slots do not alias. The map is borrowed for
-/// as long as they live.
+/// the workspace pins with `=1.1.1`; the tests below fail if the lockfile or
+/// the layout move) keeps every slot, its value inside, in one buffer
+/// indexed by the key's slot index, and makes each reference from that
+/// buffer's `as_mut_ptr` alone, never a reference to the whole buffer that
+/// would overlap the others, so references to distinct live slots do not
+/// alias. The map is borrowed for as long as they live.
 pub(crate) unsafe fn borrow_each<'a, K: Key, V>(
     map: &'a mut SlotMap<K, V>,
     keys: impl Iterator<Item = K>,
@@ -74,4 +76,67 @@ pub(crate) fn recycle<T, U>(v: Vec<T>) -> Vec<U> {
     // `capacity` elements of `U` need; the length is zero, so no element of
     // either type is read or dropped, and the old vector is never dropped.
     unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<U>(), 0, v.capacity()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::free_slots::index_and_version;
+
+    slotmap::new_key_type! { struct TestKey; }
+
+    /// The version `borrow_each`'s safety argument was checked against.
+    const CHECKED_VERSION: &str = "1.1.1";
+
+    /// The lockfile resolves slotmap to the checked version: a new one must
+    /// be read again before the pin in the workspace's Cargo.toml moves.
+    #[test]
+    fn slotmap_is_the_version_the_safety_argument_was_checked_against() {
+        let lockfile = concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock");
+        let Ok(lock) = std::fs::read_to_string(lockfile) else {
+            // The crate built on its own, outside the workspace: the pin in
+            // its manifest still holds the version.
+            return;
+        };
+        let entry = lock
+            .split("[[package]]")
+            .find(|p| p.contains("name = \"slotmap\""))
+            .expect("slotmap in the lockfile");
+        assert!(entry.contains(&format!("version = \"{CHECKED_VERSION}\"")), "slotmap moved: {entry}");
+    }
+
+    /// The layout the argument relies on: a key's value lies at a fixed
+    /// stride per slot index from slot 0's, in one buffer, and the key's
+    /// slot index is the low half of its FFI form (`index_and_version`).
+    #[test]
+    fn values_lie_in_one_buffer_by_slot_index() {
+        let mut map: SlotMap<TestKey, [u64; 3]> = SlotMap::with_key();
+        let keys: Vec<TestKey> = (0..64).map(|i| map.insert([i; 3])).collect();
+        for (i, &key) in keys.iter().enumerate() {
+            // Slot 0 is slotmap's sentinel: a fresh map hands out 1, 2, ...
+            assert_eq!(
+                index_and_version(key),
+                (i as u32 + 1, 1),
+                "a fresh map's keys: slot i + 1, version 1"
+            );
+        }
+        let address = |key: TestKey| map.get(key).map(|v| v as *const _ as usize).expect("live");
+        let base = address(keys[0]);
+        let stride = address(keys[1]) - base;
+        assert!(stride >= size_of::<[u64; 3]>(), "slots overlap: stride {stride}");
+        for &key in &keys {
+            let slot = index_and_version(key).0 as usize;
+            assert_eq!(address(key), base + (slot - 1) * stride, "slot {slot} out of place");
+        }
+        // What `borrow_each` hands out are those same values.
+        let expected: Vec<usize> = keys.iter().map(|&k| address(k)).collect();
+        let mut out = Vec::new();
+        // SAFETY: every key is live and none comes twice.
+        unsafe { borrow_each(&mut map, keys.iter().copied(), &mut out) };
+        let got: Vec<usize> = out.iter().map(|v| &**v as *const _ as usize).collect();
+        assert_eq!(got, expected);
+        for (i, v) in out.iter().enumerate() {
+            assert_eq!(**v, [i as u64; 3]);
+        }
+    }
 }

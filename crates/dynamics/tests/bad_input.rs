@@ -294,7 +294,7 @@ fn infallible_calls_panic_with_the_try_forms_message() {
         matches!(refused, WorldError::InvalidBodyProperty { name: "angular_velocity", .. }),
         "{refused:?}"
     );
-    let payload = catch_unwind(AssertUnwindSafe(|| w.add_body(desc))).err().expect("add_body panics");
+    let payload = catch_unwind(AssertUnwindSafe(|| w.add_body(desc))).expect_err("add_body panics");
     assert_eq!(message(payload), format!("World::add_body: {refused}"));
     assert_eq!((w.state_hash(), w.body_count()), (hash, bodies), "the refused body left a trace");
     // Good input still goes in.
