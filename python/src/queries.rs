@@ -85,22 +85,21 @@ fn filter<'a>(
     Ok(f)
 }
 
-/// A collider's handle and its body's.
+/// The handles of a hit's body and collider.
 fn handles(
     slf: &Bound<'_, PyWorld>,
-    world: &World,
+    body: BodyKey,
     key: ColliderKey,
 ) -> PyResult<(Py<PyBody>, Py<PyCollider>)> {
     let py = slf.py();
-    let body = world.collider(key).map(|c| c.body()).expect("a query reports live colliders");
     Ok((
         Py::new(py, PyBody { world: slf.clone().unbind(), key: body })?,
         Py::new(py, PyCollider { world: slf.clone().unbind(), key })?,
     ))
 }
 
-fn ray_hit(slf: &Bound<'_, PyWorld>, world: &World, hit: &WorldRayHit) -> PyResult<PyRayHit> {
-    let (body, collider) = handles(slf, world, hit.collider)?;
+fn ray_hit(slf: &Bound<'_, PyWorld>, hit: &WorldRayHit) -> PyResult<PyRayHit> {
+    let (body, collider) = handles(slf, hit.body, hit.collider)?;
     Ok(PyRayHit {
         body,
         collider,
@@ -132,7 +131,7 @@ impl PyWorld {
         let ray = Ray::new(point("origin", origin)?, vec2("translation", translation)?);
         let this = slf.borrow();
         let hit = this.world.try_cast_ray(&ray, 1.0, &f).map_err(from_engine)?;
-        hit.map(|h| ray_hit(slf, &this.world, &h)).transpose()
+        hit.map(|h| ray_hit(slf, &h)).transpose()
     }
 
     /// Every collider that the segment from `origin` along `translation`
@@ -152,7 +151,7 @@ impl PyWorld {
         let this = slf.borrow();
         let mut hits = Vec::new();
         this.world.try_cast_ray_all(&ray, 1.0, &f, &mut hits).map_err(from_engine)?;
-        hits.iter().map(|h| ray_hit(slf, &this.world, h)).collect()
+        hits.iter().map(|h| ray_hit(slf, h)).collect()
     }
 
     /// The colliders whose bounds overlap the box from `lower` to `upper`.
@@ -231,7 +230,7 @@ impl PyWorld {
         let this = slf.borrow();
         let hit = this.world.try_cast_shape(&shape.shape, &pose, velocity, 1.0, &f).map_err(from_engine)?;
         hit.map(|h| {
-            let (body, collider) = handles(slf, &this.world, h.collider)?;
+            let (body, collider) = handles(slf, h.body, h.collider)?;
             Ok(PyShapeHit {
                 body,
                 collider,

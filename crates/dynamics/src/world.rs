@@ -258,11 +258,7 @@ impl World {
     /// Adds a body, or refuses a description with a bad value.
     pub fn try_add_body(&mut self, desc: BodyDesc) -> Result<BodyKey, WorldError> {
         desc.validate()?;
-        Ok(self.insert_body(&desc))
-    }
-
-    fn insert_body(&mut self, desc: &BodyDesc) -> BodyKey {
-        let mut body = Body::from_desc(desc);
+        let mut body = Body::from_desc(&desc);
         body.set_mass_properties(MassProperties::ZERO);
         if desc.fixed_rotation {
             body.angular_velocity = 0.0;
@@ -272,7 +268,7 @@ impl World {
         self.free_slots.bodies.inserted(key);
         self.islands.add_body(&mut self.bodies, key);
         self.body_changes_pending = true;
-        key
+        Ok(key)
     }
 
     /// Adds a collider to `body`, recomputing the body's mass. Refuses a stale
