@@ -22,10 +22,22 @@
 
 use lamina_geometry::{Isometry, Point, Polygon, Real, Vec2};
 
-use crate::pair::Separation;
-use crate::pairs::BoxView;
+use crate::pairs::boxes::{BoxView, box_axes};
 use crate::poly_view::{MAX_SAT_VERTICES, PolyView};
 use crate::separating_axis::max_separation;
+
+/// Separation of two shapes along one normal, with a witness point on each, in A's frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Separation {
+    /// Signed distance: negative when overlapping.
+    pub distance: Real,
+    /// Unit normal from A to B.
+    pub normal: Vec2,
+    /// On A's surface.
+    pub point_a: Point,
+    /// On B's surface.
+    pub point_b: Point,
+}
 
 /// A rounded segment `a`–`b` (radius `ra`) and a rounded point `q` (radius
 /// `rb`), all in A's frame: the closest point of the segment to `q`. With the
@@ -185,35 +197,6 @@ pub(crate) fn swapped(s: &Separation, xf: &Isometry) -> Separation {
         point_a: xf * s.point_b,
         point_b: xf * s.point_a,
     }
-}
-
-/// The four separations of a box of half-extents `h` (own frame) against a box
-/// centred at `c` whose half-extents along the first box's axes are `e`, and the
-/// best edge (the first of equals).
-#[inline]
-fn box_separations(h: Vec2, c: Vec2, e: Vec2) -> (usize, Real) {
-    let s = [-c.y - e.y - h.y, c.x - e.x - h.x, c.y - e.y - h.y, -c.x - e.x - h.x];
-    let mut best = (0, s[0]);
-    for (i, &si) in s.iter().enumerate().skip(1) {
-        if si > best.1 {
-            best = (i, si);
-        }
-    }
-    best
-}
-
-/// The best edge of box A (own frame) against box B placed by `xf`, and of B
-/// against A (B's frame), each with its separation of the cores: B's centre
-/// and half-extents read along A's axes, and A's along B's.
-#[inline(always)]
-pub(crate) fn box_axes(a: &BoxView, b: &BoxView, xf: &Isometry) -> [(usize, Real); 2] {
-    let (ha, hb) = (a.half_extents, b.half_extents);
-    let (ac, as_) = (xf.rotation.re.abs(), xf.rotation.im.abs());
-    let c = xf.translation.vector;
-    let eb = Vec2::new(ac * hb.x + as_ * hb.y, as_ * hb.x + ac * hb.y);
-    let ca = -xf.rotation.inverse_transform_vector(&c);
-    let ea = Vec2::new(ac * ha.x + as_ * ha.y, as_ * ha.x + ac * ha.y);
-    [box_separations(ha, c, eb), box_separations(hb, ca, ea)]
 }
 
 /// Box A (own frame) and box B placed by `xf`.

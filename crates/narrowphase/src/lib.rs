@@ -12,7 +12,8 @@
 //! | `epa.rs` | EPA penetration depth |
 //! | `shape_core.rs`, `pair.rs` | shapes as cores plus radii; a pair in A's frame |
 //! | `query.rs`, `closed_form.rs` | `intersects`, `distance`, `penetration`; closed forms for circles and boxes |
-//! | `manifold.rs` | manifold types and the shape-pair dispatch |
+//! | `manifold.rs` | manifold types, world and local, and feature ids |
+//! | `dispatch.rs`, `convex_dispatch.rs` | the shape-pair dispatch; its part for all shapes but one-sided chain segments |
 //! | `pairs/` | box–box, segment–segment (capsules), circle–circle, polygon–circle, polygon–polygon |
 //! | `clip.rs`, `segment_distance.rs` | reference/incident clipping, segment closest points |
 //! | `general.rs` | the GJK/EPA manifold path for any convex pair |
@@ -22,6 +23,8 @@
 
 pub mod clip;
 mod closed_form;
+mod convex_dispatch;
+mod dispatch;
 pub mod epa;
 pub mod general;
 pub mod gjk;
@@ -36,10 +39,8 @@ pub mod shape_core;
 pub mod simplex;
 pub mod toi;
 
-pub use manifold::{
-    ContactPoint, FeatureId, Manifold, contact_manifold, contact_manifold_and_gap,
-    contact_manifold_continuing,
-};
+pub use dispatch::{contact_manifold, contact_manifold_and_gap, contact_manifold_continuing, local_manifold};
+pub use manifold::{ContactPoint, FeatureId, Manifold};
 pub use query::{Distance, Penetration, distance, intersects, penetration, signed_distance};
 pub use toi::{
     Sweep, Toi, ToiStatus, Velocity, cast_shape, time_of_impact, time_of_impact_of_sweeps,

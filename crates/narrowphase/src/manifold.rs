@@ -1,23 +1,11 @@
-//! Contact manifolds: the up to two points where a pair touches, sharing one normal.
-//!
-//! [`contact_manifold`] dispatches on the pair of shape kinds to a dedicated pair
-//! function (boxes, capsules and segments, circles, circle–polygon, and
-//! polygon–polygon, which also serves mixed pairs of small polygons, capsules and
-//! segments as two-vertex polygons) or to the general GJK/EPA path
-//! (ellipses, large polygons). Every pair function works in A's local frame and
-//! returns a [`LocalManifold`]; the dispatcher flips pairs it only knows one way
-//! round and maps the answer to the world.
+//! Contact manifolds: the up to two points where a pair touches, sharing one
+//! normal, in the world ([`Manifold`]) and in A's frame ([`LocalManifold`], what
+//! every pair function returns), with the feature ids that carry a point from
+//! step to step. The functions that compute them by shape kind are in
+//! `dispatch.rs`.
 
 use arrayvec::ArrayVec;
-use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
-
-use crate::general::collide_general;
-use crate::pairs::{
-    BoxView, SegmentView, box_manifold, box_manifold_and_gap, collide_boxes, collide_chain_segment,
-    collide_chain_segment_continuing, collide_circle_polygon, collide_circles, collide_polygons,
-    collide_segments,
-};
-use crate::poly_view::PolyView;
+use lamina_geometry::{Isometry, Point, Real, Vec2};
 
 /// Which features of A and B made a contact point: stable from step to step
 /// while the contact persists, so that its impulse can warm-start the solver.
@@ -123,7 +111,7 @@ impl LocalManifold {
     /// the world: far from the origin the world coordinates round at their own
     /// magnitude, and the solver anchors on these local points.
     #[inline(always)]
-    fn placed(&self, pa: &Isometry, xf: &Isometry) -> Manifold {
+    pub(crate) fn placed(&self, pa: &Isometry, xf: &Isometry) -> Manifold {
         let placed = |p: &LocalPoint| ContactPoint {
             point: pa * p.point,
             separation: p.separation,
@@ -156,124 +144,4 @@ pub(crate) fn placed_points(
         }
         [p, q, ..] => ArrayVec::from([place(p), place(q)]),
     }
-}
-
-/// The contact manifold of A and B: up to two points sharing a normal from A to
-/// B, including speculative points of pairs less than `margin` apart.
-pub fn contact_manifold(a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, margin: Real) -> Manifold {
-    let margin = sanitized(margin);
-    if let (Some(box_a), Some(box_b)) = (BoxView::of(a), BoxView::of(b)) {
-        return box_manifold(&box_a, pa, &box_b, pb, margin);
-    }
-    let xf = pa.inv_mul(pb);
-    dispatch_other(a, b, &xf, margin).placed(pa, &xf)
-}
-
-/// [`contact_manifold`] for a contact that persists from step to step:
-/// `was_touching` says whether the pair had points at the last step. Only
-/// one-sided chain segments use it (see
-/// [`collide_chain_segment_continuing`]):
-/// a shape that touched one and is pushed behind it is pushed back.
-pub fn contact_manifold_continuing(
-    a: &Shape,
-    pa: &Isometry,
-    b: &Shape,
-    pb: &Isometry,
-    margin: Real,
-    was_touching: bool,
-) -> Manifold {
-    let margin = sanitized(margin);
-    match (a, b) {
-        (Shape::ChainSegment(_), Shape::ChainSegment(_)) => Manifold::default(),
-        (Shape::ChainSegment(chain), _) => {
-            let xf = pa.inv_mul(pb);
-            collide_chain_segment_continuing(chain, b, &xf, margin, was_touching).placed(pa, &xf)
-        }
-        (_, Shape::ChainSegment(chain)) => {
-            let xf = pb.inv_mul(pa);
-            let local = collide_chain_segment_continuing(chain, a, &xf, margin, was_touching);
-            let inverse = xf.inverse();
-            local.flipped(&xf).placed(pa, &inverse)
-        }
-        _ => contact_manifold(a, pa, b, pb, margin),
-    }
-}
-
-/// [`contact_manifold_continuing`] with, when the manifold has no point, a
-/// lower bound on the distance between the shapes where one came out of the
-/// computation: 0 where none did, or where the manifold has points. Two
-/// boxes give the larger of their separations along their own axes; the
-/// other pairs give 0.
-///
-/// With the bound, a persistent contact can tell, from how far its bodies
-/// have moved since, that the shapes are still farther apart than the
-/// margin, and skip the computation, whose manifold would have had no
-/// point either.
-pub fn contact_manifold_and_gap(
-    a: &Shape,
-    pa: &Isometry,
-    b: &Shape,
-    pb: &Isometry,
-    margin: Real,
-    was_touching: bool,
-) -> (Manifold, Real) {
-    if let (Some(box_a), Some(box_b)) = (BoxView::of(a), BoxView::of(b)) {
-        return box_manifold_and_gap(&box_a, pa, &box_b, pb, sanitized(margin));
-    }
-    (contact_manifold_continuing(a, pa, b, pb, margin, was_touching), 0.0)
-}
-
-/// [`contact_manifold`] in A's frame, with B placed by `xf` (B's frame to A's).
-pub fn local_manifold(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
-    let margin = sanitized(margin);
-    match (BoxView::of(a), BoxView::of(b)) {
-        (Some(box_a), Some(box_b)) => collide_boxes(&box_a, &box_b, xf, margin),
-        _ => dispatch_other(a, b, xf, margin),
-    }
-}
-
-/// Every pair but two boxes, which the callers have already sent to the box
-/// pair. Inlined into [`contact_manifold`] so that the dedicated pairs'
-/// manifolds are built in place rather than returned and copied.
-#[inline(always)]
-fn dispatch_other(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
-    match (a, b) {
-        (Shape::ChainSegment(chain), _) => return collide_chain_segment(chain, b, xf, margin),
-        (_, Shape::ChainSegment(_)) => return flip(xf, |inverse| local_manifold(b, a, inverse, margin)),
-        _ => {}
-    }
-    if let (Some(seg_a), Some(seg_b)) = (SegmentView::local(a), SegmentView::placed(b, xf)) {
-        return collide_segments(&seg_a, &seg_b, margin);
-    }
-    match (a, b) {
-        (Shape::Circle(ca), Shape::Circle(cb)) => collide_circles(ca, cb, xf, margin),
-        (Shape::Circle(ca), _) if PolyView::fits(b) => {
-            flip(xf, |inverse| collide_circle_polygon(&PolyView::local(b), ca, inverse, margin))
-        }
-        (_, Shape::Circle(cb)) if PolyView::fits(a) => {
-            collide_circle_polygon(&PolyView::local(a), cb, xf, margin)
-        }
-        _ if PolyView::fits(a) && PolyView::fits(b) => {
-            collide_polygons(&PolyView::local(a), &PolyView::placed(b, xf), margin)
-        }
-        _ => collide_general(a, b, xf, margin),
-    }
-}
-
-/// The margin as the pair functions take it: finite and not negative.
-#[inline(always)]
-fn sanitized(margin: Real) -> Real {
-    if margin.is_finite() { margin.max(0.0) } else { 0.0 }
-}
-
-/// A manifold of A and B (B placed by `xf`) from `collide`, which collides
-/// B with A, A placed in B's frame by the isometry it is given: the answer
-/// is swapped back. `collide` names the pair function itself where the
-/// shapes are known, so that they are not dispatched a second time. Kept
-/// out of line (one copy per pair function), so that the dispatch stays
-/// small: inlined, it cost the spinner 0.1 % more instructions.
-#[inline(never)]
-fn flip(xf: &Isometry, collide: impl FnOnce(&Isometry) -> LocalManifold) -> LocalManifold {
-    let inverse = xf.inverse();
-    collide(&inverse).flipped(&inverse)
 }

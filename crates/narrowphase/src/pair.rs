@@ -1,12 +1,12 @@
 //! A pair of shapes seen from A's frame: the cores, the radii and the relative
 //! transform that every query starts from.
 
-use lamina_geometry::{Isometry, Point, Real, Shape, Vec2};
+use lamina_geometry::{Isometry, Real, Shape, Vec2};
 
-use crate::closed_form;
+use crate::closed_form::{self, Separation};
 use crate::epa::{EpaOutput, epa};
 use crate::gjk::{GjkOutput, gjk_distance};
-use crate::pairs::BoxView;
+use crate::pairs::boxes::BoxView;
 use crate::shape_core::Core;
 
 /// Two shapes reduced to their cores, B placed in A's frame.
@@ -23,19 +23,6 @@ pub(crate) struct CorePair<'a> {
 pub(crate) enum CoreContact {
     Apart(GjkOutput),
     Overlapping(EpaOutput),
-}
-
-/// Separation of two shapes along one normal, with a witness point on each, in A's frame.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Separation {
-    /// Signed distance: negative when overlapping.
-    pub distance: Real,
-    /// Unit normal from A to B.
-    pub normal: Vec2,
-    /// On A's surface.
-    pub point_a: Point,
-    /// On B's surface.
-    pub point_b: Point,
 }
 
 impl<'a> CorePair<'a> {

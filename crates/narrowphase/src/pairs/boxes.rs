@@ -24,7 +24,6 @@ use lamina_geometry::{Isometry, Point, Polygon, Real, Rotation, Shape, Vec2};
 use nalgebra::Complex;
 
 use crate::clip::Edge;
-use crate::closed_form::box_axes;
 use crate::manifold::{ContactPoint, LocalManifold, LocalPoint, Manifold, placed_points};
 use crate::pairs::polygons::manifold_from_edges;
 
@@ -90,6 +89,35 @@ impl BoxView {
             radius: self.radius,
         }
     }
+}
+
+/// The four separations of a box of half-extents `h` (own frame) against a box
+/// centred at `c` whose half-extents along the first box's axes are `e`, and the
+/// best edge (the first of equals).
+#[inline]
+fn box_separations(h: Vec2, c: Vec2, e: Vec2) -> (usize, Real) {
+    let s = [-c.y - e.y - h.y, c.x - e.x - h.x, c.y - e.y - h.y, -c.x - e.x - h.x];
+    let mut best = (0, s[0]);
+    for (i, &si) in s.iter().enumerate().skip(1) {
+        if si > best.1 {
+            best = (i, si);
+        }
+    }
+    best
+}
+
+/// The best edge of box A (own frame) against box B placed by `xf`, and of B
+/// against A (B's frame), each with its separation of the cores: B's centre
+/// and half-extents read along A's axes, and A's along B's.
+#[inline(always)]
+pub(crate) fn box_axes(a: &BoxView, b: &BoxView, xf: &Isometry) -> [(usize, Real); 2] {
+    let (ha, hb) = (a.half_extents, b.half_extents);
+    let (ac, as_) = (xf.rotation.re.abs(), xf.rotation.im.abs());
+    let c = xf.translation.vector;
+    let eb = Vec2::new(ac * hb.x + as_ * hb.y, as_ * hb.x + ac * hb.y);
+    let ca = -xf.rotation.inverse_transform_vector(&c);
+    let ea = Vec2::new(ac * ha.x + as_ * ha.y, as_ * ha.x + ac * ha.y);
+    [box_separations(ha, c, eb), box_separations(hb, ca, ea)]
 }
 
 /// The edge of a box whose normal points most against `n` (the box's frame);

@@ -21,7 +21,8 @@ use arrayvec::ArrayVec;
 use lamina_geometry::math::{cross, right_perp, try_normalize};
 use lamina_geometry::{ChainSegment, Isometry, Point, Real, Shape, SupportMap, Vec2};
 
-use crate::manifold::{FeatureId, LocalManifold, LocalPoint, local_manifold};
+use crate::convex_dispatch::convex_manifold;
+use crate::manifold::{FeatureId, LocalManifold, LocalPoint};
 
 /// Sine of the angle within which a normal counts as the face's, or as the
 /// neighbour's limit, as in Box2D.
@@ -95,13 +96,13 @@ pub fn collide_chain_segment_continuing(
         _ => true,
     };
     if behind1 && behind_corner(corner1, &p1) && behind_corner(corner2, &p2) {
-        if was_touching && !local_manifold(&Shape::Segment(chain.segment), b, xf, margin).points.is_empty() {
+        if was_touching && !convex_manifold(&Shape::Segment(chain.segment), b, xf, margin).points.is_empty() {
             return face_manifold(&p1, &edge1, &p2, b, xf, margin);
         }
         return LocalManifold::default();
     }
 
-    let plain = local_manifold(&Shape::Segment(chain.segment), b, xf, margin);
+    let plain = convex_manifold(&Shape::Segment(chain.segment), b, xf, margin);
     if plain.points.is_empty() {
         return plain;
     }

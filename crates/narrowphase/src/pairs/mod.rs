@@ -1,14 +1,13 @@
 //! Dedicated pair functions, one file per pair of shape kinds.
 
-mod boxes;
-mod chain;
-mod circles;
-mod polygon_circle;
-mod polygons;
-mod segments;
+pub(crate) mod boxes;
+pub(crate) mod chain;
+pub(crate) mod circles;
+pub(crate) mod polygon_circle;
+pub(crate) mod polygons;
+pub(crate) mod segments;
 
 pub use boxes::{BoxView, collide_boxes};
-pub(crate) use boxes::{box_manifold, box_manifold_and_gap};
 pub use chain::{collide_chain_segment, collide_chain_segment_continuing};
 pub use circles::collide_circles;
 pub use polygon_circle::collide_circle_polygon;
