@@ -34,8 +34,9 @@ use super::contact_solver::ContactSource;
 use super::integrate::Integration;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
-use super::lane_passes::{Encoding, LanePass};
+use super::lanes::Encoding;
 use super::lanes::Lanes;
+use super::passes::LanePass;
 use crate::body::NO_INDEX;
 
 /// True when this processor runs AVX instructions (checked once, then cached

@@ -323,7 +323,8 @@ mod tests {
                 // for AVX-512's encoding where the processor has it.
                 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
                 if crate::solver::avx::available() {
-                    use crate::solver::lane_passes::{Encoding, integrate};
+                    use crate::solver::lane_width::integrate;
+                    use crate::solver::lanes::Encoding;
                     let mut encodings = vec![Encoding::Vex];
                     if crate::solver::avx::best_encoding() == Encoding::Evex {
                         encodings.push(Encoding::Evex);

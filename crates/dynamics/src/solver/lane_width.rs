@@ -1,6 +1,5 @@
-//! The passes over bundles of SIMD lanes (warm start, solve, restitution),
-//! for contacts and plain point joints alike, and the bodies' integration
-//! beside them, and where each runs: bundles are
+//! How wide the solver's SIMD bundles are, and where each pass over them
+//! (`passes.rs`) and the bodies' integration beside them runs: bundles are
 //! four lanes wide, or eight where the processor has AVX (`avx.rs`), chosen
 //! once per solver; eight-lane passes run inside functions compiled for AVX,
 //! in AVX-512's encoding where the processor has it.
@@ -16,25 +15,15 @@ use super::bundles::{
     ConstraintSource, LaneBundle, LaneConstraints, fill_bundles, pack_bundles, size_bundles,
 };
 use super::constraint_graph::{COLOR_COUNT, ColorOrder};
-use super::contact_bundle::{ContactBundle, ContactSoftness};
+use super::contact_bundle::ContactBundle;
 use super::contact_solver::ContactSource;
 use super::integrate::Integration;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
-use super::lanes::{Lanes, Wide};
+use super::lanes::{Encoding, Wide};
+use super::passes::LanePass;
 use super::team::BlockSlice;
-use crate::narrow_phase::SolverManifold;
 use crate::pace::Threads;
-
-/// How the eight-lane passes are encoded: the same 256-bit operations either
-/// way, in AVX's encoding (sixteen vector registers) or in AVX-512's
-/// (thirty-two, so that fewer of a bundle's values spill to the stack).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "f64"))), allow(dead_code))]
-pub(crate) enum Encoding {
-    Vex,
-    Evex,
-}
 
 /// Bundles of one kind packed in lanes: four, or eight where the processor
 /// has AVX, in the encoding it runs best (chosen once, when the solver is
@@ -115,79 +104,6 @@ impl<B4: LaneConstraints, B8: LaneConstraints<Constraint = B4::Constraint>> Bund
 pub(crate) type Eight = Avx8;
 #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
 pub(crate) type Eight = super::lanes::Wide;
-
-/// One pass of the solver over bundles of any width: contacts and plain
-/// point joints.
-pub(crate) trait LanePass: Sync {
-    /// Runs the pass on one bundle of contacts.
-    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States);
-    /// Runs the pass on one bundle of point joints.
-    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States);
-    /// Runs the pass on one bundle of revolute joints with angular rows.
-    fn revolutes<W: Lanes>(&self, bundle: &mut RevoluteBundle<W>, states: &States);
-}
-
-/// Applies the impulses accumulated in the last step.
-pub(crate) struct WarmStart;
-
-impl LanePass for WarmStart {
-    #[inline(always)]
-    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
-        bundle.warm_start(states);
-    }
-    #[inline(always)]
-    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
-        bundle.warm_start(states);
-    }
-    #[inline(always)]
-    fn revolutes<W: Lanes>(&self, bundle: &mut RevoluteBundle<W>, states: &States) {
-        bundle.warm_start(states);
-    }
-}
-
-/// One pass of sequential impulses, with the position bias (the contacts'
-/// softness and the fastest push out of an overlap, m/s) or without it.
-pub(crate) struct Solve {
-    pub inv_h: Real,
-    pub bias: Option<(ContactSoftness, Real)>,
-}
-
-impl LanePass for Solve {
-    #[inline(always)]
-    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
-        bundle.solve(states, self.inv_h, self.bias.as_ref().map(|(softness, push)| (softness, *push)));
-    }
-    #[inline(always)]
-    fn points<W: Lanes>(&self, bundle: &mut PointJointBundle<W>, states: &States) {
-        bundle.solve(states, self.bias.is_some());
-    }
-    #[inline(always)]
-    fn revolutes<W: Lanes>(&self, bundle: &mut RevoluteBundle<W>, states: &States) {
-        bundle.solve(states, self.inv_h, self.bias.is_some());
-    }
-}
-
-/// Restitution of the points that approached faster than `threshold`
-/// (joints have none), each contact's read off its solver manifold (contact
-/// `i`'s is `manifolds[places[i]]`).
-pub(crate) struct Restitution<'a> {
-    pub threshold: Real,
-    pub manifolds: &'a [SolverManifold],
-    pub places: &'a [u32],
-}
-
-impl LanePass for Restitution<'_> {
-    #[inline(always)]
-    fn contacts<W: Lanes>(&self, bundle: &mut ContactBundle<W>, states: &States) {
-        bundle.apply_restitution(states, self.threshold, |i, r| {
-            self.manifolds[self.places[i as usize] as usize].row(r)
-        });
-    }
-    #[inline(always)]
-    fn points<W: Lanes>(&self, _: &mut PointJointBundle<W>, _: &States) {}
-    #[inline(always)]
-    fn revolutes<W: Lanes>(&self, _: &mut RevoluteBundle<W>, _: &States) {}
-}
 
 /// Bundles of one width as the blocks of a stage share them (see
 /// [`BlockSlice`]).

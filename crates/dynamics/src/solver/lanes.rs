@@ -17,6 +17,16 @@ use std::fmt::Debug;
 use std::ops::{Add, AddAssign, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub, SubAssign};
 
 use lamina_geometry::Real;
+/// How the eight-lane passes are encoded: the same 256-bit operations either
+/// way, in AVX's encoding (sixteen vector registers) or in AVX-512's
+/// (thirty-two, so that fewer of a bundle's values spill to the stack).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "f64"))), allow(dead_code))]
+pub(crate) enum Encoding {
+    Vex,
+    Evex,
+}
+
 #[cfg(test)]
 use lamina_geometry::{Rotation, Vec2};
 

@@ -21,7 +21,7 @@
 //! point joints and revolute joints with springs, motors or limits four at a
 //! time in SIMD lanes (`contact_bundle.rs`, `joints/point_bundle.rs`,
 //! `joints/revolute_bundle.rs`; eight on x86-64 processors with AVX, `avx.rs`,
-//! dispatched in `lane_passes.rs`), other joints one by one (`joints/`). Bodies carry only deltas (position and rotation since
+//! the passes in `passes.rs`, dispatched to a width in `lane_width.rs`), other joints one by one (`joints/`). Bodies carry only deltas (position and rotation since
 //! the step began) through the substeps, and contact separation is recomputed from
 //! those deltas, which keeps precision far from the world origin.
 
@@ -35,8 +35,9 @@ pub(crate) mod contact_solver;
 pub(crate) mod gather;
 pub(crate) mod integrate;
 pub(crate) mod joints;
-pub(crate) mod lane_passes;
+pub(crate) mod lane_width;
 pub(crate) mod lanes;
+pub(crate) mod passes;
 pub(crate) mod stages;
 pub(crate) mod team;
 

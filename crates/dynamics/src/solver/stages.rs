@@ -29,11 +29,12 @@ use super::integrate::Integration;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::joints::{JointBody, JointConstraint, JointContext};
-use super::lane_passes::{
-    BundleBlocks, Bundles, Eight, LanePass, Restitution, Solve, WarmStart, eight_contacts,
-    eight_pack_contacts, eight_points, eight_revolutes, integrate,
+use super::lane_width::{
+    BundleBlocks, Bundles, Eight, eight_contacts, eight_pack_contacts, eight_points, eight_revolutes,
+    integrate,
 };
 use super::lanes::Lanes;
+use super::passes::{LanePass, Restitution, Solve, WarmStart};
 use super::team::{BlockSlice, Team, splits};
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
@@ -198,7 +199,7 @@ impl Solver {
         .into_iter()
         .flatten()
         {
-            *encoding = super::lane_passes::Encoding::Vex;
+            *encoding = super::lanes::Encoding::Vex;
         }
     }
 
