@@ -10,8 +10,8 @@ use numpy::ndarray::{ArrayView2, Axis, Ix1, Ix2};
 use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLikeDyn};
 use pyo3::prelude::*;
 
-use crate::bodies::PyBody;
 use crate::errors::{from_engine, world_error};
+use crate::handles::PyBody;
 use crate::world::PyWorld;
 
 /// The largest coordinate a position setter takes, m: far beyond any scene

@@ -1,38 +1,19 @@
-//! `Body`, the handle of one body of a world, and the world's calls that add,
-//! list and remove bodies. A handle keeps its world and its key: once the
-//! body is removed, or in the hands of another world, it is refused.
+//! The methods of `Body` (the handle of one body of a world, `handles.rs`),
+//! and the world's calls that add, list and remove bodies. A handle keeps its
+//! world and its key: once the body is removed, or in the hands of another
+//! world, it is refused.
 
 use lamina2d::prelude::*;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
-use crate::colliders::PyCollider;
 use crate::convert::{Pair, pair, point, point_pair, real, vec2};
 use crate::errors::{from_engine, world_error};
-use crate::joints::PyJoint;
+use crate::handles::{PyBody, PyCollider, PyJoint, Reduced, key_hash, read, reduce, write};
 use crate::world::PyWorld;
-
-/// One body of a world. Made by ``World.add_body``; equal handles name the
-/// same body.
-#[pyclass(module = "lamina2d", name = "Body", frozen)]
-pub struct PyBody {
-    pub world: Py<PyWorld>,
-    pub key: BodyKey,
-}
 
 /// The error of a handle whose body is gone.
 fn removed() -> PyErr {
     world_error("the body was removed from its world")
-}
-
-/// The world of a handle, borrowed to read.
-pub fn read<'py>(py: Python<'py>, world: &'py Py<PyWorld>) -> PyResult<PyRef<'py, PyWorld>> {
-    world.bind(py).try_borrow().map_err(|_| PyRuntimeError::new_err("the world is busy in another call"))
-}
-
-/// The world of a handle, borrowed to change.
-pub fn write<'py>(py: Python<'py>, world: &'py Py<PyWorld>) -> PyResult<PyRefMut<'py, PyWorld>> {
-    world.bind(py).try_borrow_mut().map_err(|_| PyRuntimeError::new_err("the world is busy in another call"))
 }
 
 impl PyBody {
@@ -274,8 +255,8 @@ impl PyBody {
         Ok(())
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<crate::handles::Reduced> {
-        crate::handles::reduce(py, "body", &self.world, self.key)
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        reduce(py, "body", &self.world, self.key)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -295,11 +276,6 @@ impl PyBody {
             Err(_) => "Body(removed)".to_string(),
         }
     }
-}
-
-/// A hash of a handle from its world's address and its key's bits.
-pub fn key_hash(world: usize, key: u64) -> u64 {
-    (world as u64).rotate_left(32) ^ key.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The Python name of a body kind.

@@ -1,21 +1,15 @@
-//! `Collider`, the handle of one shape fixed to a body with its material and
-//! filter, and the world's calls that add and remove colliders.
+//! The methods of `Collider` (the handle of one shape fixed to a body with its
+//! material and filter, `handles.rs`), and the world's calls that add and
+//! remove colliders.
 
 use lamina2d::prelude::*;
 use pyo3::prelude::*;
 
-use crate::bodies::{PyBody, key_hash, read};
 use crate::convert::{Pair, point_pair, real, vec2};
 use crate::errors::{from_engine, world_error};
+use crate::handles::{PyBody, PyCollider, Reduced, key_hash, read, reduce};
 use crate::shapes::PyShape;
 use crate::world::PyWorld;
-
-/// One collider of a world. Made by ``World.add_collider``.
-#[pyclass(module = "lamina2d", name = "Collider", frozen)]
-pub struct PyCollider {
-    pub world: Py<PyWorld>,
-    pub key: ColliderKey,
-}
 
 fn removed() -> PyErr {
     world_error("the collider was removed from its world")
@@ -120,8 +114,8 @@ impl PyCollider {
         Ok(read(py, &self.world)?.world.collider(self.key).is_some())
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<crate::handles::Reduced> {
-        crate::handles::reduce(py, "collider", &self.world, self.key)
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        reduce(py, "collider", &self.world, self.key)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

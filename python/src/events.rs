@@ -5,9 +5,8 @@
 use lamina2d::prelude::*;
 use pyo3::prelude::*;
 
-use crate::bodies::PyBody;
-use crate::colliders::PyCollider;
 use crate::convert::{Pair, pair, point_pair};
+use crate::handles::{PyBody, PyCollider};
 use crate::world::PyWorld;
 
 /// Two colliders began (``begin`` True) or ended touching in the last step.

@@ -1,4 +1,5 @@
-//! `Joint`, the handle of one joint, and the world's `add_*_joint` calls, one
+//! The methods of `Joint` (the handle of one joint, `handles.rs`), and the
+//! world's `add_*_joint` calls, one
 //! per kind, whose keyword options are named as the Rust builders:
 //! `lower`/`upper` (limits), `motor_speed` with `max_motor_torque` or
 //! `max_motor_force`, `hertz`/`damping_ratio` (a spring), `max_force`,
@@ -7,17 +8,10 @@
 use lamina2d::prelude::*;
 use pyo3::prelude::*;
 
-use crate::bodies::{PyBody, key_hash, read, write};
 use crate::convert::{Pair, pair, point, point_pair, real, vec2};
 use crate::errors::{from_engine, world_error};
+use crate::handles::{PyBody, PyJoint, Reduced, key_hash, read, reduce, write};
 use crate::world::PyWorld;
-
-/// One joint of a world. Made by one of ``World.add_*_joint``.
-#[pyclass(module = "lamina2d", name = "Joint", frozen)]
-pub struct PyJoint {
-    pub world: Py<PyWorld>,
-    pub key: JointKey,
-}
 
 fn removed() -> PyErr {
     world_error("the joint was removed from its world")
@@ -228,8 +222,8 @@ impl PyJoint {
         )
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<crate::handles::Reduced> {
-        crate::handles::reduce(py, "joint", &self.world, self.key)
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        reduce(py, "joint", &self.world, self.key)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -38,9 +38,9 @@ fn _lamina(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pool::num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(handles::rebuild, m)?)?;
     m.add_class::<world::PyWorld>()?;
-    m.add_class::<bodies::PyBody>()?;
-    m.add_class::<colliders::PyCollider>()?;
-    m.add_class::<joints::PyJoint>()?;
+    m.add_class::<handles::PyBody>()?;
+    m.add_class::<handles::PyCollider>()?;
+    m.add_class::<handles::PyJoint>()?;
     shapes::register(m)?;
     queries::register(m)?;
     events::register(m)?;

@@ -6,10 +6,9 @@
 use lamina2d::prelude::*;
 use pyo3::prelude::*;
 
-use crate::bodies::PyBody;
-use crate::colliders::PyCollider;
 use crate::convert::{Pair, pair, point, point_pair, real, vec2};
 use crate::errors::from_engine;
+use crate::handles::{PyBody, PyCollider};
 use crate::shapes::PyShape;
 use crate::world::PyWorld;
 
