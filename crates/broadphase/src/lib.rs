@@ -18,7 +18,7 @@
 //!   proxy when the tight box leaves the fat box, so a body at rest, or one that
 //!   jitters by less than the margin, costs one box comparison.
 //! - **Sorted axes.** Proxies are kept sorted by their lower end point along a
-//!   sweep axis (`sap.rs`). A moved proxy is walked to its new place, one pass of
+//!   sweep axis (`sorted_axis.rs`). A moved proxy is walked to its new place, one pass of
 //!   insertion sort, which on the nearly sorted data of a simulation step is
 //!   close to free. Overlap along the sweep axis is confirmed on the other axis.
 //! - **Regions.** The world is cut into a sparse grid of square regions
@@ -69,29 +69,37 @@
 
 #![warn(missing_docs)]
 
-#[cfg(feature = "serde")]
-mod columns;
+mod cell;
 mod error;
 mod event;
 mod hash;
+#[cfg(any(test, feature = "serde"))]
+mod invariants;
+mod movers;
 mod pair_set;
 mod proxy;
 mod query;
 mod refit_batch;
+mod refit_plan;
 mod region;
-mod sap;
+mod settings;
+mod sorted_axis;
+mod spread;
+#[cfg(feature = "serde")]
+mod state_columns;
 #[cfg(feature = "serde")]
 mod stored;
 mod sweep_and_prune;
 #[cfg(test)]
 mod test_rng;
-
 #[cfg(feature = "serde")]
-pub use columns::StateColumns;
+mod to_columns;
+
 pub use error::BroadPhaseError;
 pub use event::PairEvent;
 pub use proxy::{PairFilter, ProxyHint};
 pub use refit_batch::{Refit, RefitBatch, RefitResult};
-pub use sweep_and_prune::{
-    BroadPhaseSettings, DEFAULT_REGION_SIZE, LONELY_MARGIN_SCALE, RegionView, SweepAndPrune,
-};
+pub use settings::{BroadPhaseSettings, DEFAULT_REGION_SIZE, LONELY_MARGIN_SCALE};
+#[cfg(feature = "serde")]
+pub use state_columns::StateColumns;
+pub use sweep_and_prune::{RegionView, SweepAndPrune};

@@ -403,11 +403,11 @@ impl<K: Copy + Ord> PairSet<K> {
         self.new_partners = new_partners;
     }
 
-    /// Writes the set to columns of `c` (see `columns.rs`). Of each slot's
+    /// Writes the set to columns of `c` (see `to_columns.rs`). Of each slot's
     /// items only those read are written: its partners, or the index of its
     /// spilled list; the others are left over from longer lists and never read.
     #[cfg(feature = "serde")]
-    pub(crate) fn write_columns(&self, c: &mut crate::columns::StateColumns<K>) {
+    pub(crate) fn write_columns(&self, c: &mut crate::state_columns::StateColumns<K>) {
         c.ints().extend(self.slots.iter().map(|slot| u64::from(slot.len)));
         let items = c.ints();
         for slot in &self.slots {
@@ -428,7 +428,7 @@ impl<K: Copy + Ord> PairSet<K> {
 
     /// Reads the set [`PairSet::write_columns`] wrote into this empty one.
     #[cfg(feature = "serde")]
-    pub(crate) fn read_columns(&mut self, c: &mut crate::columns::ColumnsIn<K>) -> Result<(), String> {
+    pub(crate) fn read_columns(&mut self, c: &mut crate::state_columns::ColumnsIn<K>) -> Result<(), String> {
         let lens = c.u32s()?;
         let items = c.u32s()?;
         let mut at = 0usize;
@@ -459,7 +459,7 @@ impl<K: Copy + Ord> PairSet<K> {
         self.spill_free = c.u32s()?;
         self.marks = c.u32s()?;
         let [stamp, pair_count] = c.ints()?[..] else { return Err("the pair count is missing".into()) };
-        self.stamp = crate::columns::narrow(stamp)?;
+        self.stamp = crate::state_columns::narrow(stamp)?;
         self.pair_count = usize::try_from(pair_count).map_err(|_| "a pair count out of range")?;
         for pairs in [&mut self.begins, &mut self.ends] {
             let (a, b) = (c.keys()?, c.keys()?);

@@ -4,7 +4,7 @@
 //! the hot loops index arrays instead of hashing the caller's keys. Ids are reused
 //! last-freed-first; since every output is ordered by key, reuse never shows.
 
-use crate::region::CellRange;
+use crate::cell::CellRange;
 use lamina_geometry::Aabb;
 
 /// Where a key's proxy is kept inside a [`SweepAndPrune`](crate::SweepAndPrune):

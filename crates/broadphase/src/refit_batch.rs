@@ -36,11 +36,12 @@
 //! are theirs. Only what guides the searches differs: the hints, and the
 //! last bits of the running sums.
 
-use lamina_geometry::{Aabb, Point};
+use lamina_geometry::Aabb;
 use rayon::prelude::*;
 
 use crate::error::BroadPhaseError;
 use crate::proxy::{Placement, Proxy, ProxyHint};
+use crate::refit_plan::{Outcome, PlannedRefit};
 use crate::sweep_and_prune::{ProxyView, SweepAndPrune};
 
 /// A batch of refits of a [`SweepAndPrune`], from
@@ -224,44 +225,6 @@ impl<K: Copy + Ord + std::hash::Hash + Send + Sync> RefitBatch<'_, K> {
     }
 }
 
-/// What [`RefitBatch::refit_all`] worked out for one refit before making any.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PlannedRefit {
-    /// The proxy's id (`u32::MAX` for an unknown key).
-    id: u32,
-    /// Its new fat box, for [`Outcome::SameCells`].
-    fat: Aabb,
-    /// The regions it is in, where its box leaves its fat box (the regions
-    /// an announcement counts; none otherwise).
-    regions: [u32; 4],
-    count: u8,
-    outcome: Outcome,
-}
-
-/// How a planned refit is made.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Outcome {
-    /// The box still fits the fat box: nothing changes.
-    Fits,
-    /// It leaves the fat box for a new one in the same regions of the grid.
-    SameCells,
-    /// [`Outcome::SameCells`] in regions that are all re-sorted at the end
-    /// of the batch: the proxy's record has taken its new box
-    /// ([`SweepAndPrune::take_boxes`]), and nothing else changes until then.
-    TakesBox,
-    /// Anything else (an error, a proxy changing regions or not in the
-    /// grid): made as one refit.
-    Other,
-}
-
-impl PlannedRefit {
-    /// A refit made as one refit, of no known proxy, until planned.
-    fn unset() -> PlannedRefit {
-        let fat = Aabb::new(Point::origin(), Point::origin());
-        PlannedRefit { id: u32::MAX, fat, regions: [0; 4], count: 0, outcome: Outcome::Other }
-    }
-}
-
 impl<K: Copy + Ord + std::hash::Hash + Send + Sync> SweepAndPrune<K> {
     /// Works out what each refit of `refits` will do, into `planned`,
     /// reading the broad phase only, on the pool.
@@ -378,6 +341,7 @@ impl<K> ProxyRecords<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lamina_geometry::Point;
 
     /// A crowd of `n` unit boxes in rows, in regions of 8 m.
     fn crowd(n: u32) -> SweepAndPrune<u32> {

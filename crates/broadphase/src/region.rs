@@ -20,29 +20,21 @@
 //! intersection, `(max(a.min.x, b.min.x), max(a.min.y, b.min.y))`: a point that
 //! lies in both boxes, so its region is one both proxies are registered in.
 
+use crate::cell::{CELL_LIMIT, Cell, CellRange};
+#[cfg(feature = "serde")]
+use crate::cell::{read_range, write_range};
 use crate::hash::FastBuild;
-use crate::sap::{Axis, Entry, SortedAxis};
+use crate::sorted_axis::{Axis, Entry, SortedAxis};
+use crate::spread::{Spread, relative_center};
+#[cfg(feature = "serde")]
+use crate::state_columns::{ColumnsIn, StateColumns, signed};
 use lamina_geometry::{Aabb, Point, Real};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
-/// Cell coordinates are clamped to `±CELL_LIMIT`, so that any finite box maps to
-/// finite cells and differences of cell coordinates never overflow an `i32`.
-/// Boxes beyond the limit (more than 5 × 10⁸ regions from the origin) share the
-/// border cells, which is slower but still exact.
-const CELL_LIMIT: i32 = 1 << 29;
-
-/// A region must see its proxies' centres spread this many times more (in
-/// variance) along the other axis before it switches axis. Without the gap a
-/// region whose proxies spread about equally would flip, and re-sort, every step.
-const AXIS_SWITCH_RATIO: f64 = 2.0;
-
 /// The longest side, as a share of the region size, of a box kept in the
 /// grid (see [`RegionGrid::grid_range`]).
 const LONG_SHARE: Real = 0.25;
-
-/// Regions with fewer proxies than this keep their axis: any scan of them is short.
-const AXIS_SWITCH_MIN_PROXIES: u32 = 4;
 
 /// `update_pairs` sweeps a region whole, in one pass, once at least one in this
 /// many of its entries moved; below that each moved proxy scans the window around
@@ -66,134 +58,6 @@ pub(crate) enum SweepPolicy {
     /// Search for each moved proxy on its own (for tests).
     #[allow(dead_code)]
     Never,
-}
-
-/// The integer coordinates of a region.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) struct Cell {
-    pub(crate) x: i32,
-    pub(crate) y: i32,
-}
-
-/// An inclusive rectangle of cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) struct CellRange {
-    pub(crate) min: Cell,
-    pub(crate) max: Cell,
-}
-
-impl CellRange {
-    /// True when the range spans at most 2 × 2 cells: a proxy that may enter the grid.
-    #[inline]
-    pub(crate) fn fits_grid(&self) -> bool {
-        self.max.x - self.min.x <= 1 && self.max.y - self.min.y <= 1
-    }
-
-    /// True when the range is one cell.
-    #[inline]
-    pub(crate) fn is_single(&self) -> bool {
-        self.min == self.max
-    }
-
-    /// The number of cells in the range.
-    #[inline]
-    pub(crate) fn cell_count(&self) -> u64 {
-        ((self.max.x - self.min.x) as u64 + 1) * ((self.max.y - self.min.y) as u64 + 1)
-    }
-
-    /// True when `cell` lies in the range.
-    #[inline]
-    pub(crate) fn contains(&self, cell: Cell) -> bool {
-        self.min.x <= cell.x && cell.x <= self.max.x && self.min.y <= cell.y && cell.y <= self.max.y
-    }
-
-    /// The cells of the range, row by row: the order in which a proxy records its regions.
-    pub(crate) fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
-        let (min, max) = (self.min, self.max);
-        (min.y..=max.y).flat_map(move |y| (min.x..=max.x).map(move |x| Cell { x, y }))
-    }
-
-    /// The range grown by one cell on every side (clamped).
-    pub(crate) fn grown(&self) -> CellRange {
-        let lo = |v: i32| (v - 1).max(-CELL_LIMIT);
-        let hi = |v: i32| (v + 1).min(CELL_LIMIT);
-        CellRange {
-            min: Cell { x: lo(self.min.x), y: lo(self.min.y) },
-            max: Cell { x: hi(self.max.x), y: hi(self.max.y) },
-        }
-    }
-
-    /// The smallest range holding `range` (if any) and `cell`.
-    pub(crate) fn grown_to(range: Option<CellRange>, cell: Cell) -> CellRange {
-        match range {
-            None => CellRange { min: cell, max: cell },
-            Some(r) => CellRange {
-                min: Cell { x: r.min.x.min(cell.x), y: r.min.y.min(cell.y) },
-                max: Cell { x: r.max.x.max(cell.x), y: r.max.y.max(cell.y) },
-            },
-        }
-    }
-
-    /// Every cell.
-    pub(crate) fn everything() -> CellRange {
-        CellRange { min: Cell { x: -CELL_LIMIT, y: -CELL_LIMIT }, max: Cell { x: CELL_LIMIT, y: CELL_LIMIT } }
-    }
-}
-
-/// Running moments of the proxies' centres in a region, from which it picks its
-/// sweep axis. Centres are taken relative to the region's corner and clamped to a
-/// few region sizes, so the sums stay small and finite whatever the coordinates.
-#[derive(Clone, Copy, Debug, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-struct Spread {
-    count: u32,
-    sum: [f64; 2],
-    sum_sq: [f64; 2],
-}
-
-impl Spread {
-    fn add(&mut self, c: [f64; 2]) {
-        self.count += 1;
-        for ((sum, sum_sq), v) in self.sum.iter_mut().zip(&mut self.sum_sq).zip(c) {
-            *sum += v;
-            *sum_sq += v * v;
-        }
-    }
-
-    fn remove(&mut self, c: [f64; 2]) {
-        self.count = self.count.saturating_sub(1);
-        if self.count == 0 {
-            // Start again from exact zeros, so rounding never accumulates past an
-            // empty region.
-            *self = Spread::default();
-            return;
-        }
-        for ((sum, sum_sq), v) in self.sum.iter_mut().zip(&mut self.sum_sq).zip(c) {
-            *sum -= v;
-            *sum_sq -= v * v;
-        }
-    }
-
-    fn variance(&self, k: usize) -> f64 {
-        let n = f64::from(self.count.max(1));
-        let mean = self.sum[k] / n;
-        (self.sum_sq[k] / n - mean * mean).max(0.0)
-    }
-
-    /// The axis this region should sweep along, given the one it sweeps along now.
-    fn preferred_axis(&self, current: Axis) -> Axis {
-        if self.count < AXIS_SWITCH_MIN_PROXIES {
-            return current;
-        }
-        let (vx, vy) = (self.variance(0), self.variance(1));
-        match current {
-            Axis::X if vy > AXIS_SWITCH_RATIO * vx => Axis::Y,
-            Axis::Y if vx > AXIS_SWITCH_RATIO * vy => Axis::X,
-            _ => current,
-        }
-    }
 }
 
 /// One region: a cell of the grid with its own sorted axis.
@@ -799,12 +663,11 @@ impl RegionGrid {
         Ok(())
     }
 
-    /// Writes the grid to columns of `c` (see `columns.rs`): its region size,
+    /// Writes the grid to columns of `c` (see `to_columns.rs`): its region size,
     /// every region's cell, sorted array, spread and flags, and its lists. The
     /// index of regions by cell is left out: it follows from the regions.
     #[cfg(feature = "serde")]
-    pub(crate) fn write_columns<K>(&self, c: &mut crate::columns::StateColumns<K>) {
-        use crate::columns::write_range;
+    pub(crate) fn write_columns<K>(&self, c: &mut StateColumns<K>) {
         c.reals().extend([self.size, self.inv_size]);
         let mut cells: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
         let (mut axes, mut lens, mut ids, mut extents, mut stale) = (vec![], vec![], vec![], vec![], vec![]);
@@ -858,8 +721,8 @@ impl RegionGrid {
     /// Reads the grid [`RegionGrid::write_columns`] wrote into this empty one,
     /// with its entries' boxes still to be put back ([`RegionGrid::refill`]).
     #[cfg(feature = "serde")]
-    pub(crate) fn read_columns<K>(&mut self, c: &mut crate::columns::ColumnsIn<K>) -> Result<(), String> {
-        use crate::columns::{exactly, flag, narrow, read_range, signed};
+    pub(crate) fn read_columns<K>(&mut self, c: &mut ColumnsIn<K>) -> Result<(), String> {
+        use crate::state_columns::{exactly, flag, narrow};
         let [size, inv_size] = c.reals()?[..] else { return Err("the region size is missing".into()) };
         let (xs, ys) = (c.ints()?, c.ints()?);
         let n = xs.len();
@@ -957,25 +820,6 @@ impl Regions {
     }
 }
 
-/// The centre of `aabb` relative to the corner of `cell`, in a grid of
-/// regions `size` metres wide, clamped to a few region sizes.
-fn relative_center(size: Real, cell: Cell, aabb: &Aabb) -> [f64; 2] {
-    let size = wide(size);
-    let limit = 4.0 * size;
-    let rel = |lo: Real, hi: Real, c: i32| {
-        let centre = 0.5 * wide(lo) + 0.5 * wide(hi);
-        (centre - f64::from(c) * size).clamp(-limit, limit)
-    };
-    [rel(aabb.mins.x, aabb.maxs.x, cell.x), rel(aabb.mins.y, aabb.maxs.y, cell.y)]
-}
-
-/// `v` in f64, where the spread sums are kept (a no-op with the `f64` feature).
-#[inline]
-#[allow(clippy::useless_conversion)]
-fn wide(v: Real) -> f64 {
-    f64::from(v)
-}
-
 /// The lower corner of the intersection of two overlapping boxes: the point whose
 /// region reports the pair.
 #[inline]
@@ -985,91 +829,4 @@ fn owner_point(a: &Aabb, b: &Entry, axis: Axis) -> (Real, Real) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A cell coordinate is the floor of the scaled coordinate, clamped to
-    /// ±`CELL_LIMIT`, with NaN at the lower clamp: checked against the floor
-    /// taken in `f64` on exact multiples of the size, their neighbours,
-    /// signed zeros, values past the clamp, infinities and NaN.
-    #[test]
-    fn cell_coordinates_are_clamped_floors() {
-        let grid = RegionGrid::new(16.0);
-        let limit = f64::from(CELL_LIMIT);
-        let expected = |v: Real| {
-            #[allow(clippy::useless_conversion)] // `Real` is `f64` in that build
-            let c = f64::from(v * grid.inv_size);
-            if c.is_nan() { -CELL_LIMIT } else { c.floor().clamp(-limit, limit) as i32 }
-        };
-        let mut values =
-            vec![0.0, -0.0, Real::INFINITY, Real::NEG_INFINITY, Real::MAX, Real::MIN, 1.0e12, -1.0e12];
-        for k in -40..40 {
-            let v = k as Real * 16.0;
-            values.extend([v, v.next_up(), v.next_down(), v + 0.5, v - 0.5]);
-        }
-        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..1000 {
-            values.push((rng.unit() - 0.5) * 2.0e4);
-        }
-        for v in values {
-            assert_eq!(grid.cell_coord(v), expected(v), "coordinate {v}");
-        }
-        assert_eq!(grid.cell_coord(Real::NAN), -CELL_LIMIT);
-    }
-
-    /// Where a cell begins is, by definition, the least coordinate whose cell
-    /// coordinate reaches it: checked against the coordinate one unit in the
-    /// last place below, on sizes that are not powers of two, for cells near
-    /// zero, near where `f32` stops resolving cells, and at the clamps. And
-    /// the corner from which a region owns pairs gives, for boxes that both
-    /// belong to it, the answer of the owner point's cell.
-    #[test]
-    fn cells_begin_where_their_coordinates_are_first_reached() {
-        for size in [16.0, 0.37, 3.0] {
-            let grid = RegionGrid::new(size);
-            let mut cells: Vec<i32> = (-70..70).collect();
-            for c in [1 << 20, 1 << 24, (1 << 24) + 3, (1 << 27) + 5, CELL_LIMIT - 1, CELL_LIMIT] {
-                cells.extend([c, -c]);
-            }
-            for c in cells {
-                let start = grid.cell_start(c);
-                assert!(grid.cell_coord(start) >= c, "size {size}, cell {c}: starts at {start}");
-                if c > -CELL_LIMIT {
-                    assert!(
-                        grid.cell_coord(start.next_down()) < c,
-                        "size {size}, cell {c}: starts below {start}"
-                    );
-                }
-            }
-            let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
-            let mut coordinate = || (rng.unit() - 0.5) * 4.0 * size;
-            let mut checked = 0;
-            for _ in 0..2000 {
-                let corner = |x: Real, y: Real| Aabb::new(Point::new(x, y), Point::new(x + size, y + size));
-                let (a, b) = (corner(coordinate(), coordinate()), corner(coordinate(), coordinate()));
-                let cell = Cell {
-                    x: grid.cell_coord(a.maxs.x.min(b.maxs.x)),
-                    y: grid.cell_coord(a.maxs.y.min(b.maxs.y)),
-                };
-                // Both boxes belong to the region of `cell` when their lower
-                // corners lie in it or below it.
-                let members = [a, b].iter().all(|m| {
-                    let low = grid.cell_of(m.mins.x, m.mins.y);
-                    low.x <= cell.x && low.y <= cell.y
-                });
-                if !members {
-                    continue;
-                }
-                let (x, y) = (a.mins.x.max(b.mins.x), a.mins.y.max(b.mins.y));
-                let (from_x, from_y) = grid.owned_from(cell);
-                assert_eq!(
-                    x >= from_x && y >= from_y,
-                    grid.cell_of(x, y) == cell,
-                    "{a:?} and {b:?} in {cell:?}"
-                );
-                checked += 1;
-            }
-            assert!(checked > 500, "{checked} pairs of members checked");
-        }
-    }
-}
+mod tests;

@@ -15,7 +15,8 @@ use std::hash::Hash;
 use crate::pair_set::PairSet;
 use crate::proxy::Proxy;
 use crate::region::RegionGrid;
-use crate::sweep_and_prune::{BroadPhaseSettings, SweepAndPrune};
+use crate::settings::BroadPhaseSettings;
+use crate::sweep_and_prune::SweepAndPrune;
 
 /// The fields [`SweepAndPrune`] writes, in its order.
 #[derive(serde::Deserialize)]
@@ -51,7 +52,7 @@ impl<K: Copy + Ord + Hash> TryFrom<Stored<K>> for SweepAndPrune<K> {
         let mut grid = stored.grid;
         let fat = |id: u32| proxies.get(id as usize).filter(|p| p.live).map(|p| p.fat);
         grid.refill(fat).ok_or("a broad-phase region holds a proxy that is not there")?;
-        sap.mover_index = vec![0; proxies.len()];
+        sap.movers.index = vec![0; proxies.len()];
         sap.proxies = proxies;
         sap.free = stored.free;
         sap.grid = grid;

@@ -1,106 +1,19 @@
 //! The broad phase's public structure: proxies, their registration in the region
 //! grid, and the step that turns moves into pair events.
 
+use crate::cell::CellRange;
 use crate::error::BroadPhaseError;
 use crate::event::PairEvent;
 use crate::hash::FastBuild;
+use crate::movers::{Movers, PARALLEL_SEARCHES, Search, UNCHANGED_RUN, plan_searches};
 use crate::pair_set::PairSet;
 use crate::proxy::{PairFilter, Placement, Proxy, ProxyHint};
-use crate::region::{CellRange, RegionGrid, SweepPolicy};
-use lamina_geometry::tolerance::AABB_MARGIN;
+use crate::region::{RegionGrid, SweepPolicy};
+use crate::settings::{BroadPhaseSettings, lonely_margin};
 use lamina_geometry::{Aabb, Real};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::Hash;
-
-/// Default side of a region, in metres. Lamina is tuned for objects of 0.1 m to
-/// 10 m; a region of 16 m holds the largest of them (fat box included) within
-/// 2 × 2 regions, while a region of densely packed 1 m boxes still holds only a
-/// few hundred, of which a query scans a thin slice.
-pub const DEFAULT_REGION_SIZE: Real = 16.0;
-
-/// The tunable numbers of a [`SweepAndPrune`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct BroadPhaseSettings {
-    /// How far, in metres, a fat box extends beyond the tight box on every side.
-    /// A body that moves less than this since its proxy last moved costs nothing.
-    /// Larger margins mean fewer proxy moves but more pairs for the narrow phase.
-    pub margin: Real,
-    /// Side of a grid region, in metres. Proxies bigger than about one region skip
-    /// the grid and are checked against every query directly, so pick a size above
-    /// that of all but a few objects (the ground, walls).
-    pub region_size: Real,
-}
-
-impl Default for BroadPhaseSettings {
-    fn default() -> Self {
-        Self { margin: AABB_MARGIN, region_size: DEFAULT_REGION_SIZE }
-    }
-}
-
-/// How many times the margin a proxy gets whose filter accepts some
-/// categories but none of those present (the links of a chain or a grid that
-/// never collide with each other): it makes no pair, so its box costs nothing
-/// to grow, and a larger box is left less often. Queries read such proxies
-/// with a few more candidates. The larger margin stops where the box would
-/// grow past a quarter of a region on a side (never below the plain margin):
-/// a box that long leaves the grid for the list of large proxies, which every
-/// query and every moved proxy reads. A proxy that accepts no category at all
-/// (an index kept only for queries) keeps the plain margin: there, only
-/// queries read the boxes.
-pub const LONELY_MARGIN_SCALE: Real = 25.0;
-
-/// The margin of a proxy that can pair with nothing present, around the
-/// tight box `tight`: [`LONELY_MARGIN_SCALE`] times the plain margin, but
-/// no more than leaves the fat box's longer side nine tenths of the way to
-/// `limit` (the longest side the grid keeps), and never less than the plain
-/// margin.
-fn lonely_margin(plain: Real, tight: &Aabb, limit: Real) -> Real {
-    let side = (tight.maxs.x - tight.mins.x).max(tight.maxs.y - tight.mins.y);
-    (plain * LONELY_MARGIN_SCALE).min(0.45 * (limit - side)).max(plain)
-}
-
-/// Entries of a swept region per search (see [`plan_searches`]):
-/// a few tens of microseconds of work, long enough to be worth a task.
-const SWEEP_RUN: usize = 256;
-
-/// Movers per search of their own regions.
-const MOVER_RUN: usize = 128;
-
-/// `update_pairs` runs its searches side by side on the rayon pool when there
-/// are at least this many; fewer are not worth the tasks.
-const PARALLEL_SEARCHES: usize = 4;
-
-/// Movers per task when `update_pairs` tells, side by side, which movers' pairs
-/// stay as they are; below two tasks' worth one thread tells them all.
-const UNCHANGED_RUN: usize = 512;
-
-/// Decides which of the `active` regions are swept whole (by `policy`), and
-/// lists the searches for the overlaps of `movers` movers in the order they
-/// are reported: each swept region's sorted array in runs of [`SWEEP_RUN`]
-/// entries, regions in the order a mover first touched them, then the movers'
-/// own searches of the other regions, [`MOVER_RUN`] movers at a time.
-fn plan_searches(
-    grid: &mut RegionGrid,
-    active: &[u32],
-    policy: SweepPolicy,
-    movers: usize,
-    searches: &mut Vec<Search>,
-) {
-    searches.clear();
-    for &r in active {
-        if grid.choose_sweep(r, policy) {
-            let len = grid.region(r).sap().len();
-            for start in (0..len).step_by(SWEEP_RUN) {
-                searches.push(Search::Sweep { region: r, starts: start..len.min(start + SWEEP_RUN) });
-            }
-        }
-    }
-    for start in (0..movers).step_by(MOVER_RUN) {
-        searches.push(Search::Movers(start..movers.min(start + MOVER_RUN)));
-    }
-}
 
 /// The proxies as the searches of `update_pairs` read them from several
 /// threads: boxes, placements and filters, never a key. (The keys are the
@@ -127,14 +40,6 @@ impl<K> ProxyView<'_, K> {
     fn filter(&self, id: u32) -> &PairFilter {
         &self.0[id as usize].filter
     }
-}
-
-/// One search for movers' overlaps: a run of a swept region's entries, or a
-/// run of movers searching the regions that are not swept.
-#[derive(Clone, Debug)]
-enum Search {
-    Sweep { region: u32, starts: std::ops::Range<usize> },
-    Movers(std::ops::Range<usize>),
 }
 
 /// Incremental sweep-and-prune over fat AABBs, with a persistent pair set.
@@ -179,34 +84,10 @@ pub struct SweepAndPrune<K> {
     /// How regions are searched for moved proxies' overlaps (forced only by tests).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) sweep_policy: SweepPolicy,
-    /// Scratch of `update_pairs`, kept to avoid allocating. The live moved proxies
-    /// in increasing id order.
+    /// What `update_pairs` keeps between calls of the moved proxies it
+    /// handles, to avoid allocating (see [`Movers`]).
     #[cfg_attr(feature = "serde", serde(skip))]
-    movers: Vec<u32>,
-    /// Per proxy id: its index in `movers` (meaningful only for movers).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) mover_index: Vec<u32>,
-    /// The regions holding at least one mover.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    active: Vec<u32>,
-    /// `(index in movers, other proxy)` for every overlap found.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    hits: Vec<(u32, u32)>,
-    /// The searches of one `update_pairs`, in the order their overlaps are listed.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    searches: Vec<Search>,
-    /// Per search, its overlaps, when the searches run side by side.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    search_hits: Vec<Vec<(u32, u32)>>,
-    /// The overlaps grouped by mover: mover `i`'s are `found[ends[i - 1]..ends[i]]`.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    found: Vec<u32>,
-    #[cfg_attr(feature = "serde", serde(skip))]
-    ends: Vec<u32>,
-    /// Per mover: true when the overlaps found are exactly its partners now,
-    /// so that reconciling it would change nothing.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    unchanged: Vec<bool>,
+    pub(crate) movers: Movers,
     /// Live proxies per category bit, and the bits some live proxy has: a
     /// mover whose mask meets none of them can pair with nothing, and is not
     /// searched for overlaps (a cloth whose particles ignore each other).
@@ -227,7 +108,7 @@ pub struct SweepAndPrune<K> {
     /// what each refit will do, and the proxies met so far, as a bit set
     /// over ids (all clear between calls).
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) planned: Vec<crate::refit_batch::PlannedRefit>,
+    pub(crate) planned: Vec<crate::refit_plan::PlannedRefit>,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) met: Vec<u64>,
     /// Set by [`SweepAndPrune::set_shares_work`] to keep the batch work on
@@ -262,7 +143,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         self.grid.live_regions().map(|(_, region)| RegionView {
             bounds: self.grid.cell_box(region.cell()),
             proxies: region.sap().len(),
-            sweeps_along_y: region.sap().axis() == crate::sap::Axis::Y,
+            sweeps_along_y: region.sap().axis() == crate::sorted_axis::Axis::Y,
         })
     }
 
@@ -302,15 +183,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             queued: Vec::new(),
             pairs: PairSet::new(),
             sweep_policy: SweepPolicy::Auto,
-            movers: Vec::new(),
-            mover_index: Vec::new(),
-            active: Vec::new(),
-            hits: Vec::new(),
-            searches: Vec::new(),
-            search_hits: Vec::new(),
-            found: Vec::new(),
-            ends: Vec::new(),
-            unchanged: Vec::new(),
+            movers: Movers::default(),
             category_counts: [0; 32],
             categories: 0,
             filtered: 0,
@@ -480,7 +353,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 self.proxies.push(Proxy { key, fat, placement: Placement::Detached, live: true, filter });
                 let slots = self.proxies.len();
                 self.pairs.reserve_slots(slots);
-                self.mover_index.resize(slots, 0);
+                self.movers.index.resize(slots, 0);
                 self.queued.resize(slots.div_ceil(64), 0);
                 (self.proxies.len() - 1) as u32
             }
@@ -600,56 +473,19 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     pub fn update_pairs(&mut self, events: &mut Vec<PairEvent<K>>) {
         self.complete_batch();
         self.grid.maintain();
-        self.collect_movers();
+        self.movers.collect(&mut self.moved, &mut self.queued, &self.proxies);
         self.find_overlaps();
-        self.group_overlaps();
-        self.tell_unchanged();
-        let mut start = 0;
-        for ((&id, &end), &unchanged) in self.movers.iter().zip(&self.ends).zip(&self.unchanged) {
-            if !unchanged {
-                self.pairs.reconcile(id, &self.found[start..end as usize], &self.proxies);
-            }
-            start = end as usize;
+        self.movers.group_overlaps();
+        let share = self.shares(self.movers.ids.len(), 2 * UNCHANGED_RUN);
+        self.movers.tell_unchanged(self.pairs.lists(), share);
+        for (id, found) in self.movers.changed() {
+            self.pairs.reconcile(id, found, &self.proxies);
         }
         // Every bit still set is a mover's: clear its whole word.
-        for &id in &self.movers {
+        for &id in &self.movers.ids {
             self.queued[id as usize / 64] = 0;
         }
         self.pairs.drain_events(events);
-    }
-
-    /// Fills `movers` with the live proxies queued since the last `update_pairs`,
-    /// in increasing id order, and numbers them in `mover_index`. Proxies are
-    /// processed in memory order, so their records, partner lists and regions are
-    /// visited front to back rather than at random. The bits of removed proxies are
-    /// cleared here; those of movers stay set, for the sweeps, until the end.
-    fn collect_movers(&mut self) {
-        self.movers.clear();
-        if self.moved.len() * 8 >= self.queued.len() {
-            // Dense enough to read the bit set, which is in order already.
-            for (w, &bits) in self.queued.iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    let id = (w * 64) as u32 + bits.trailing_zeros();
-                    bits &= bits - 1;
-                    if self.proxies[id as usize].live {
-                        self.movers.push(id);
-                    }
-                }
-            }
-        } else {
-            self.moved.sort_unstable();
-            self.movers.extend(self.moved.iter().copied().filter(|&id| self.proxies[id as usize].live));
-        }
-        for &id in &self.moved {
-            if !self.proxies[id as usize].live {
-                self.queued[id as usize / 64] &= !(1 << (id % 64));
-            }
-        }
-        self.moved.clear();
-        for (i, &id) in self.movers.iter().enumerate() {
-            self.mover_index[id as usize] = i as u32;
-        }
     }
 
     /// True when proxy `id` is queued (during `update_pairs`: is a mover).
@@ -665,9 +501,9 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// [`plan_searches`]) only read the structure, and run side by side on the
     /// rayon pool when there are enough of them.
     fn find_overlaps(&mut self) {
-        let mut hits = std::mem::take(&mut self.hits);
+        let mut hits = std::mem::take(&mut self.movers.hits);
         hits.clear();
-        self.active.clear();
+        self.movers.active.clear();
         let proxies = ProxyView(&self.proxies);
         // With every filter universal, every overlap pairs and no proxy is
         // lonely (each mask meets every category).
@@ -675,7 +511,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         let accepts = |a: u32, b: u32| !filtered || proxies.filter(a).accepts(proxies.filter(b));
         let categories = self.categories;
         let lonely = |id: u32| filtered && proxies.filter(id).mask & categories == 0;
-        for (i, &id) in self.movers.iter().enumerate() {
+        for (i, &id) in self.movers.ids.iter().enumerate() {
             let proxy = &self.proxies[id as usize];
             if lonely(id) {
                 continue;
@@ -690,7 +526,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 Placement::Grid { regions, count, .. } => {
                     for &r in &regions[..count as usize] {
                         if self.grid.add_mover(r) {
-                            self.active.push(r);
+                            self.movers.active.push(r);
                         }
                     }
                     self.for_each_large_overlap(&fat, Some(id), hit);
@@ -698,9 +534,10 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 _ => self.for_each_overlap(&fat, Some(id), &mut hit),
             }
         }
-        plan_searches(&mut self.grid, &self.active, self.sweep_policy, self.movers.len(), &mut self.searches);
-        let (queued, mover_index, grid) = (&self.queued, &self.mover_index, &self.grid);
-        let movers = &self.movers;
+        let m = &mut self.movers;
+        plan_searches(&mut self.grid, &m.active, self.sweep_policy, m.ids.len(), &mut m.searches);
+        let (queued, mover_index, grid) = (&self.queued, &self.movers.index, &self.grid);
+        let movers = &self.movers.ids;
         let search = |s: &Search, hits: &mut Vec<(u32, u32)>| match s {
             Search::Sweep { region, starts } => grid.region(*region).for_each_moving_overlap(
                 grid,
@@ -734,7 +571,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
                 }
             }
         };
-        let searches = &self.searches;
+        let searches = &self.movers.searches;
         if !self.shares(searches.len(), PARALLEL_SEARCHES) {
             for s in searches {
                 search(s, &mut hits);
@@ -745,81 +582,22 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             // own job: the sweeps of a crowded region take tens of
             // microseconds each and lie together at the front, so halves of
             // the list are far from equal.
-            if self.search_hits.len() < searches.len() {
-                self.search_hits.resize_with(searches.len(), Vec::new);
+            let search_hits = &mut self.movers.search_hits;
+            if search_hits.len() < searches.len() {
+                search_hits.resize_with(searches.len(), Vec::new);
             }
-            searches.par_iter().zip(self.search_hits.par_iter_mut()).with_max_len(1).for_each(|(s, out)| {
+            searches.par_iter().zip(search_hits.par_iter_mut()).with_max_len(1).for_each(|(s, out)| {
                 out.clear();
                 search(s, out);
             });
-            for out in &self.search_hits[..searches.len()] {
+            for out in &search_hits[..searches.len()] {
                 hits.extend_from_slice(out);
             }
         }
-        for &r in &self.active {
+        for &r in &self.movers.active {
             self.grid.clear_movers(r);
         }
-        self.hits = hits;
-    }
-
-    /// Groups `hits` by mover (a counting sort): mover `i`'s overlaps become
-    /// `found[ends[i - 1]..ends[i]]`.
-    fn group_overlaps(&mut self) {
-        let ends = &mut self.ends;
-        ends.clear();
-        ends.resize(self.movers.len(), 0);
-        for &(i, _) in &self.hits {
-            ends[i as usize] += 1;
-        }
-        // Exclusive prefix sums: where each mover's group starts.
-        let mut total = 0;
-        for e in ends.iter_mut() {
-            let count = *e;
-            *e = total;
-            total += count;
-        }
-        // Placing each overlap advances its mover's start to its end.
-        self.found.clear();
-        self.found.resize(self.hits.len(), 0);
-        for &(i, q) in &self.hits {
-            let slot = &mut ends[i as usize];
-            self.found[*slot as usize] = q;
-            *slot += 1;
-        }
-    }
-
-    /// Tells which movers found exactly the partners they have, in parallel
-    /// when there are enough of them: reconciling those would change nothing.
-    /// Most movers of a step keep their pairs (a pile that slides, a stream of
-    /// bodies that stays together), so the serial reconciling that follows
-    /// visits only the few whose pairs begin or end.
-    ///
-    /// Skipping them leaves every list as reconciling them would. A pair
-    /// changes only in the reconciling of one of its movers, and only when that
-    /// mover's overlaps and partners disagree about the other proxy. If the
-    /// other is a mover too, the disagreement is the same from its side
-    /// (overlap, filters and partner lists are symmetric), so it is not
-    /// skipped either; a skipped mover's list is thus never changed by another.
-    fn tell_unchanged(&mut self) {
-        let (lists, found, ends, movers) = (self.pairs.lists(), &self.found, &self.ends, &self.movers);
-        let tell = |first: usize, out: &mut [bool]| {
-            let mut start = if first == 0 { 0 } else { ends[first - 1] as usize };
-            for (i, unchanged) in out.iter_mut().enumerate() {
-                let end = ends[first + i] as usize;
-                *unchanged = lists.already_match(movers[first + i], &found[start..end]);
-                start = end;
-            }
-        };
-        self.unchanged.clear();
-        self.unchanged.resize(movers.len(), false);
-        if !self.shares(movers.len(), 2 * UNCHANGED_RUN) {
-            tell(0, &mut self.unchanged);
-        } else {
-            self.unchanged
-                .par_chunks_mut(UNCHANGED_RUN)
-                .enumerate()
-                .for_each(|(chunk, out)| tell(chunk * UNCHANGED_RUN, out));
-        }
+        self.movers.hits = hits;
     }
 
     /// Queues proxy `id` for the next `update_pairs`, once.
@@ -992,407 +770,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
             _ => CellRange::everything(),
         }
     }
-
-    /// Checks every internal rule without trusting any index: used by the
-    /// tests after each operation, and on a structure read back from serde
-    /// (`stored.rs`). Each live proxy is registered where its fat box says,
-    /// once in each of its regions with that box, each region entry belongs
-    /// to a proxy registered there, and the lists, counts and pairs agree.
-    #[cfg(any(test, feature = "serde"))]
-    pub(crate) fn check_invariants(&self) -> Result<(), String> {
-        self.grid.check()?;
-        self.pairs.check(&self.proxies)?;
-        let n = self.proxies.len();
-        if self.mover_index.len() != n || self.queued.len() != n.div_ceil(64) {
-            return Err(format!("the per-proxy lists are not sized for {n} proxies"));
-        }
-        let mut listed = vec![false; n];
-        for &id in &self.free {
-            match self.proxies.get(id as usize) {
-                Some(p) if !p.live && !std::mem::replace(&mut listed[id as usize], true) => {}
-                _ => return Err(format!("free slot {id} is live, listed twice or missing")),
-            }
-        }
-        if let Some(id) = self.moved.iter().find(|&&id| id as usize >= n) {
-            return Err(format!("moved proxy {id} is missing"));
-        }
-        // Between two `update_pairs`, the queued bits are exactly the moved
-        // proxies' (a removed proxy keeps both until the next one): a bit
-        // past the last proxy would be read as a proxy that is not there.
-        let mut expected = vec![0u64; self.queued.len()];
-        for &id in &self.moved {
-            let (word, bit) = (&mut expected[id as usize / 64], 1u64 << (id % 64));
-            if *word & bit != 0 {
-                return Err(format!("proxy {id} is listed as moved twice"));
-            }
-            *word |= bit;
-        }
-        if expected != self.queued {
-            return Err("the queued bits are not the moved proxies".into());
-        }
-        for (slot, &id) in self.large.iter().enumerate() {
-            let placed = self.proxies.get(id as usize).map(|p| (p.live, p.placement));
-            if placed != Some((true, Placement::Large { slot: slot as u32 })) {
-                return Err(format!("large slot {slot} holds proxy {id}, which is not there"));
-            }
-        }
-        // Bit k of a proxy's mask: its entry in the k-th of its regions was seen.
-        let mut seen = vec![0u8; n];
-        for (r, region) in self.grid.live_regions() {
-            let axis = region.sap().axis();
-            for e in region.sap().entries() {
-                let proxy = self.proxies.get(e.id as usize).filter(|p| p.live);
-                let k = match proxy.map(|p| p.placement) {
-                    Some(Placement::Grid { regions, count, .. }) => {
-                        regions[..usize::from(count.min(4))].iter().position(|&x| x == r)
-                    }
-                    _ => None,
-                };
-                let (Some(proxy), Some(k)) = (proxy, k) else {
-                    return Err(format!("region {r} holds proxy {}, which is not registered there", e.id));
-                };
-                let mask = &mut seen[e.id as usize];
-                if *mask & (1 << k) != 0 || e.aabb(axis) != proxy.fat {
-                    return Err(format!("proxy {}: region {r} holds two entries or a stale box", e.id));
-                }
-                *mask |= 1 << k;
-            }
-        }
-        let mut categories = [0u32; 32];
-        let mut live = 0;
-        for (id, proxy) in self.proxies.iter().enumerate() {
-            if !proxy.live {
-                if proxy.placement != Placement::Detached {
-                    return Err(format!("free slot {id} is still registered"));
-                }
-                continue;
-            }
-            live += 1;
-            if !proxy.fat.is_valid() {
-                return Err(format!("proxy {id} has an invalid box"));
-            }
-            if self.keys.get(&proxy.key) != Some(&(id as u32)) {
-                return Err(format!("proxy {id} is not found by its key"));
-            }
-            for (b, count) in categories.iter_mut().enumerate() {
-                *count += (proxy.filter.category >> b) & 1;
-            }
-            match proxy.placement {
-                Placement::Detached => return Err(format!("live proxy {id} is detached")),
-                Placement::Large { .. } => {
-                    if self.grid.grid_range(&proxy.fat).is_some() {
-                        return Err(format!("proxy {id} fits the grid but is in the large list"));
-                    }
-                }
-                Placement::Grid { range, regions, count, .. } => {
-                    if Some(range) != self.grid.grid_range(&proxy.fat) {
-                        return Err(format!("proxy {id} is registered in the wrong cells"));
-                    }
-                    if count > 4 || u64::from(count) != range.cell_count() || seen[id] != (1 << count) - 1 {
-                        return Err(format!("proxy {id} is missing from some of its {count} regions"));
-                    }
-                    for (cell, &r) in range.cells().zip(&regions) {
-                        if self.grid.region(r).cell() != cell {
-                            return Err(format!("proxy {id}: region {r} is not at {cell:?}"));
-                        }
-                    }
-                }
-            }
-        }
-        if self.keys.len() != live {
-            return Err(format!("{} keys for {live} live proxies", self.keys.len()));
-        }
-        let bits = categories.iter().enumerate().fold(0u32, |bits, (b, &c)| bits | u32::from(c > 0) << b);
-        if categories != self.category_counts || bits != self.categories {
-            return Err("the category counts do not match the proxies".into());
-        }
-        if self.filtered != self.count_filtered() {
-            return Err(format!(
-                "{} filtered proxies counted, {} found",
-                self.filtered,
-                self.count_filtered()
-            ));
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use lamina_geometry::{Point, Vec2};
-
-    use crate::test_rng::Rng;
-
-    /// Filters are read only while some proxy's filter is not universal: a
-    /// world of universal filters pairs every overlap, one filter that
-    /// refuses a category is obeyed from the moment it is inserted, and
-    /// once it is removed the count is back to none.
-    #[test]
-    fn filters_are_obeyed_from_the_first_one_that_refuses_something() {
-        let mut sap = SweepAndPrune::<u32>::new();
-        let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
-        let plain = PairFilter { category: 1, mask: u32::MAX };
-        sap.insert_filtered(1, at(0.0), plain).unwrap();
-        sap.insert_filtered(2, at(0.5), PairFilter { category: 4, mask: u32::MAX }).unwrap();
-        assert_eq!(sap.filtered, 0);
-        let mut events = Vec::new();
-        sap.update_pairs(&mut events);
-        assert_eq!(sap.pairs().collect::<Vec<_>>(), [(1, 2)]);
-        // Category 2 refuses category 1, and proxy 1 accepts everything:
-        // 3 pairs with 2 (category 4) only, though it overlaps both.
-        sap.insert_filtered(3, at(0.25), PairFilter { category: 2, mask: !1 }).unwrap();
-        assert_eq!(sap.filtered, 1);
-        sap.update_pairs(&mut events);
-        assert_eq!(sap.pairs().collect::<Vec<_>>(), [(1, 2), (2, 3)]);
-        // Moving 1 searches its overlaps again; the filter still holds.
-        sap.update(1, at(0.2)).unwrap();
-        sap.update_pairs(&mut events);
-        assert_eq!(sap.pairs().collect::<Vec<_>>(), [(1, 2), (2, 3)]);
-        sap.remove(3).unwrap();
-        assert_eq!(sap.filtered, 0);
-        sap.check_invariants().unwrap();
-        // A proxy of no category pairs with nothing, though its mask is full.
-        sap.insert_filtered(4, at(0.3), PairFilter { category: 0, mask: u32::MAX }).unwrap();
-        assert_eq!(sap.filtered, 1);
-        sap.update_pairs(&mut events);
-        assert_eq!(sap.pairs().collect::<Vec<_>>(), [(1, 2)]);
-        sap.check_invariants().unwrap();
-    }
-
-    /// The larger margin stops short of making a box too long for the grid:
-    /// with the default settings (0.1 m, regions of 16 m, so boxes up to 4 m
-    /// a side) a 1 m link would have grown by 2.5 m a side, to 6 m, and gone
-    /// to the large list every query reads. It grows by 0.45 × (4 − 1) =
-    /// 1.35 m instead; a link 3.5 m long by 0.45 × 0.5 = 0.225 m, and one
-    /// 3.79 m long by the plain margin (0.45 × 0.21 is less), which keeps
-    /// it in the grid too.
-    #[test]
-    fn the_larger_margin_keeps_boxes_in_the_grid() {
-        let mut sap = SweepAndPrune::<u32>::new();
-        let link = PairFilter { category: 2, mask: !2 };
-        let long = |x: Real, length: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + length, 0.5));
-        for (key, x, length, margin) in [(1, 0.0, 1.0, 1.35), (2, 5.0, 3.5, 0.225), (3, 20.0, 3.79, 0.1)] {
-            sap.insert_filtered(key, long(x, length), link).unwrap();
-            let fat = sap.fat_aabb(key).unwrap();
-            assert!((fat.maxs.x - fat.mins.x - (length + 2.0 * margin)).abs() < 1e-4, "{key}: {fat:?}");
-        }
-        assert!(sap.large.is_empty(), "links in the large list: {:?}", sap.large);
-        sap.check_invariants().unwrap();
-    }
-
-    /// A proxy whose filter accepts none of the categories present gets the
-    /// larger margin, and makes no pair; once a category it accepts is
-    /// present, its next refit gives it the plain margin, and it pairs by
-    /// its fat box as every proxy does.
-    #[test]
-    fn proxies_that_pair_with_nothing_get_the_larger_margin() {
-        let margin = 0.1;
-        // Regions large enough that the larger margin is not capped.
-        let settings = BroadPhaseSettings { margin, region_size: 64.0 };
-        let mut sap = SweepAndPrune::<u32>::with_settings(settings).unwrap();
-        let link = PairFilter { category: 2, mask: !2 };
-        let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
-        let width = |sap: &SweepAndPrune<u32>, k: u32| {
-            let fat = sap.fat_aabb(k).unwrap();
-            fat.maxs.x - fat.mins.x
-        };
-        sap.insert_filtered(1, at(0.0), link).unwrap();
-        sap.insert_filtered(2, at(1.5), link).unwrap();
-        // A proxy that accepts no category at all is kept for queries alone:
-        // the plain margin.
-        sap.insert_filtered(9, at(20.0), PairFilter { category: 1, mask: 0 }).unwrap();
-        assert!((width(&sap, 9) - (1.0 + 2.0 * margin)).abs() < 1e-4);
-        let lonely = 1.0 + 2.0 * margin * LONELY_MARGIN_SCALE;
-        assert!((width(&sap, 1) - lonely).abs() < 1e-4 && (width(&sap, 2) - lonely).abs() < 1e-4);
-        let mut events = Vec::new();
-        sap.update_pairs(&mut events);
-        assert!(events.is_empty(), "links never pair with each other, however large their boxes");
-        // A ground the links collide with: it gets the plain margin, and so
-        // does a link moved out of its box.
-        sap.insert(3, Aabb::new(Point::new(-10.0, -2.0), Point::new(10.0, -1.0))).unwrap();
-        assert!((width(&sap, 3) - (20.0 + 2.0 * margin)).abs() < 1e-4);
-        sap.update(1, at(-5.0)).unwrap();
-        assert!((width(&sap, 1) - (1.0 + 2.0 * margin)).abs() < 1e-4);
-        sap.update_pairs(&mut events);
-        let pairs: Vec<(u32, u32)> = sap.pairs().collect();
-        // Link 2 still has its large box (down to y = -2.5): it reaches the ground.
-        assert_eq!(pairs, vec![(2, 3)]);
-    }
-
-    /// One random scene driven identically through three structures: one that
-    /// sweeps every region holding a moved proxy, one that never sweeps, and the
-    /// default. Each step moves `percent` % of the proxies (some far, some across
-    /// region borders, some into the large list), inserts and removes a few; the
-    /// three must report identical events, in identical order, every step.
-    fn sweeps_and_searches_agree(seed: u64, percent: u64) {
-        let settings = BroadPhaseSettings { margin: 0.1, region_size: 4.0 };
-        let new = |policy| {
-            let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
-            sap.sweep_policy = policy;
-            sap
-        };
-        let mut saps = [new(SweepPolicy::Always), new(SweepPolicy::Never), new(SweepPolicy::Auto)];
-        let mut rng = Rng(seed);
-        let random_box = |rng: &mut Rng| {
-            let (x, y) = (rng.unit() * 60.0 - 30.0, rng.unit() * 30.0 - 15.0);
-            let size = if rng.unit() < 0.02 { 10.0 } else { 0.2 + rng.unit() * 2.0 };
-            Aabb::new(Point::new(x, y), Point::new(x + size, y + size * 0.7))
-        };
-        let mut boxes: Vec<(u32, Aabb)> = (0..600).map(|k| (k, random_box(&mut rng))).collect();
-        let mut next_key = boxes.len() as u32;
-        for sap in &mut saps {
-            for &(k, b) in &boxes {
-                sap.insert(k, b).expect("fresh key, valid box");
-            }
-        }
-        let mut events: [Vec<PairEvent<u32>>; 3] = Default::default();
-        let (mut total_events, mut total_moves) = (0, 0);
-        for step in 0..60 {
-            for (k, b) in boxes.iter_mut() {
-                if rng.next() % 100 >= percent {
-                    continue;
-                }
-                *b = if rng.unit() < 0.02 {
-                    random_box(&mut rng)
-                } else {
-                    let (dx, dy) = (rng.unit() * 0.8 - 0.4, rng.unit() * 0.8 - 0.4);
-                    Aabb::new(b.mins + Vec2::new(dx, dy), b.maxs + Vec2::new(dx, dy))
-                };
-                let moved: Vec<bool> = saps.iter_mut().map(|s| s.update(*k, *b).expect("live key")).collect();
-                assert!(moved.iter().all(|&m| m == moved[0]));
-                total_moves += usize::from(moved[0]);
-            }
-            for _ in 0..rng.next() % 4 {
-                let (k, _) = boxes.swap_remove((rng.next() % boxes.len() as u64) as usize);
-                saps.iter_mut().for_each(|s| s.remove(k).expect("live key"));
-            }
-            for _ in 0..rng.next() % 4 {
-                let b = random_box(&mut rng);
-                saps.iter_mut().for_each(|s| s.insert(next_key, b).expect("fresh key"));
-                boxes.push((next_key, b));
-                next_key += 1;
-            }
-            for (sap, events) in saps.iter_mut().zip(&mut events) {
-                sap.update_pairs(events);
-                sap.check_invariants().unwrap_or_else(|e| panic!("step {step}: {e}"));
-            }
-            assert_eq!(events[0], events[1], "step {step}: sweeping and searching differ");
-            assert_eq!(events[0], events[2], "step {step}: the default differs");
-            total_events += events[0].len();
-        }
-        assert!(total_moves > 60 * 600 * percent as usize / 300, "the scene must move ({total_moves} moves)");
-        assert!(total_events > 100, "the scene must change its pairs ({total_events} events)");
-    }
-
-    #[test]
-    fn sweeps_and_searches_agree_with_30_percent_moving() {
-        sweeps_and_searches_agree(0x0bad_cafe_0030, 30);
-    }
-
-    #[test]
-    fn sweeps_and_searches_agree_with_60_percent_moving() {
-        sweeps_and_searches_agree(0x0bad_cafe_0060, 60);
-    }
-
-    #[test]
-    fn sweeps_and_searches_agree_with_every_proxy_moving() {
-        sweeps_and_searches_agree(0x0bad_cafe_0100, 100);
-    }
-
-    /// A hint spares the key lookup and nothing else: right, stale (its
-    /// proxy removed and the slot given to another key), absent or out of
-    /// range, refitting with it moves the same proxy to the same place as
-    /// refitting by key, and the hint returned is the right one.
-    #[test]
-    fn wrong_hints_refit_as_the_key_does() {
-        let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
-        let (mut hinted, mut keyed) = (SweepAndPrune::<u32>::new(), SweepAndPrune::<u32>::new());
-        for sap in [&mut hinted, &mut keyed] {
-            for k in 0..4 {
-                sap.insert(k, at(2.0 * k as Real)).expect("fresh key");
-            }
-        }
-        let stale = hinted.hint(1).expect("live key");
-        for sap in [&mut hinted, &mut keyed] {
-            sap.remove(1).expect("live key");
-            sap.insert(7, at(2.0)).expect("fresh key"); // takes key 1's slot
-        }
-        assert_eq!(hinted.hint(7), Some(stale), "the freed slot is reused");
-        let right = hinted.hint(3).expect("live key");
-        let mut events = (Vec::new(), Vec::new());
-        let cases = [
-            (3, right, 5.5),
-            (3, stale, 6.5),
-            (0, stale, 1.5),
-            (2, ProxyHint::NONE, 3.5),
-            (7, ProxyHint(99), 0.5),
-        ];
-        for (key, hint, x) in cases {
-            let (moved, kept) = hinted.refit_hinted(key, hint, at(x)).expect("live key");
-            assert_eq!(moved, keyed.refit(key, at(x)).expect("live key"), "key {key}");
-            assert_eq!(Some(kept), hinted.hint(key), "key {key}");
-            hinted.update_pairs(&mut events.0);
-            keyed.update_pairs(&mut events.1);
-            assert_eq!(events.0, events.1, "key {key}");
-            hinted.check_invariants().unwrap_or_else(|e| panic!("after key {key}: {e}"));
-        }
-        assert!(hinted.refit_hinted(1, stale, at(0.0)).is_err(), "a removed key is unknown, hint or not");
-    }
-
-    #[test]
-    fn partner_lists_spill_and_come_back() {
-        // Thirty boxes on one spot: each has 29 partners, more than a slot holds in
-        // place and more than the direct comparison handles. Then they spread out
-        // one by one until every list is short again.
-        let mut sap = SweepAndPrune::<u32>::new();
-        let at = |x: Real| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
-        for k in 0..30 {
-            sap.insert(k, at(0.0)).expect("fresh key");
-        }
-        let mut events = Vec::new();
-        sap.update_pairs(&mut events);
-        assert_eq!(events.len(), 30 * 29 / 2);
-        for k in 0..30 {
-            sap.update(k, at(k as Real * 0.5)).expect("live key");
-            sap.update_pairs(&mut events);
-            sap.check_invariants().unwrap_or_else(|e| panic!("after moving {k}: {e}"));
-        }
-        // Fat boxes 1.2 m wide, 0.5 m apart: each overlaps its next two neighbours.
-        let expected: Vec<(u32, u32)> =
-            (0..30u32).flat_map(|a| (a + 1..30).filter(move |&b| b - a <= 2).map(move |b| (a, b))).collect();
-        assert_eq!(sap.pairs().collect::<Vec<_>>(), expected);
-    }
-
-    #[test]
-    fn internal_rules_hold_through_random_operations() {
-        let settings = BroadPhaseSettings { margin: 0.1, region_size: 4.0 };
-        let mut sap = SweepAndPrune::<u32>::with_settings(settings).expect("valid settings");
-        let mut rng = Rng(0x1234_5678_9abc_def1);
-        let mut events = Vec::new();
-        let mut alive: Vec<u32> = Vec::new();
-        let mut next_key = 0u32;
-        for step in 0..300 {
-            for _ in 0..20 {
-                let roll = rng.unit();
-                let (x, y) = (rng.unit() * 40.0 - 20.0, rng.unit() * 40.0 - 20.0);
-                let size = if rng.unit() < 0.05 { 12.0 } else { rng.unit() * 3.0 };
-                let b = Aabb::new(Point::new(x, y), Point::new(x + size, y + size * 0.5));
-                if roll < 0.2 || alive.is_empty() {
-                    sap.insert(next_key, b).expect("fresh key, valid box");
-                    alive.push(next_key);
-                    next_key += 1;
-                } else if roll < 0.3 {
-                    let k = alive.swap_remove((rng.next() % alive.len() as u64) as usize);
-                    sap.remove(k).expect("live key");
-                } else {
-                    let k = alive[(rng.next() % alive.len() as u64) as usize];
-                    sap.update(k, b).expect("live key, valid box");
-                }
-                sap.check_invariants().unwrap_or_else(|e| panic!("step {step}: {e}"));
-            }
-            sap.update_pairs(&mut events);
-            sap.check_invariants().unwrap_or_else(|e| panic!("step {step} after update_pairs: {e}"));
-        }
-    }
-}
+mod tests;

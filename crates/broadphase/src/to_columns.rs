@@ -1,5 +1,6 @@
-//! A [`SweepAndPrune`] as columns of numbers, and back: what a snapshot of a
-//! world writes of its broad phase (cargo feature `serde`).
+//! A [`SweepAndPrune`] as columns of numbers ([`StateColumns`], whose format is
+//! in `state_columns.rs`), and back: what a snapshot of a world writes of its
+//! broad phase (cargo feature `serde`).
 //!
 //! Serde visits a value at a time; a broad phase of thousands of proxies is
 //! written much faster as a few dozen plain arrays, one per field (every
@@ -17,149 +18,16 @@ use std::hash::Hash;
 
 use lamina_geometry::{Aabb, Point, Real};
 
+use crate::cell::{read_range, write_range};
 use crate::proxy::{PairFilter, Placement, Proxy};
-use crate::region::{Cell, CellRange};
-use crate::sweep_and_prune::{BroadPhaseSettings, SweepAndPrune};
-
-/// The state of a [`SweepAndPrune`] as columns of numbers
-/// ([`SweepAndPrune::to_columns`], [`SweepAndPrune::from_columns`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct StateColumns<K> {
-    /// Columns of keys.
-    pub keys: Vec<Vec<K>>,
-    /// Columns of integers (signed ones as their two's complement).
-    pub ints: Vec<Vec<u64>>,
-    /// Columns of reals.
-    pub reals: Vec<Vec<Real>>,
-}
-
-impl<K> Default for StateColumns<K> {
-    fn default() -> Self {
-        StateColumns { keys: Vec::new(), ints: Vec::new(), reals: Vec::new() }
-    }
-}
-
-impl<K> StateColumns<K> {
-    /// Starts a new column of keys.
-    pub(crate) fn keys(&mut self) -> &mut Vec<K> {
-        self.keys.push(Vec::new());
-        self.keys.last_mut().expect("just pushed")
-    }
-
-    /// Starts a new column of integers.
-    pub(crate) fn ints(&mut self) -> &mut Vec<u64> {
-        self.ints.push(Vec::new());
-        self.ints.last_mut().expect("just pushed")
-    }
-
-    /// Starts a new column of reals.
-    pub(crate) fn reals(&mut self) -> &mut Vec<Real> {
-        self.reals.push(Vec::new());
-        self.reals.last_mut().expect("just pushed")
-    }
-}
-
-/// [`StateColumns`] being read back, a column at a time.
-pub(crate) struct ColumnsIn<K> {
-    keys: std::vec::IntoIter<Vec<K>>,
-    ints: std::vec::IntoIter<Vec<u64>>,
-    reals: std::vec::IntoIter<Vec<Real>>,
-}
-
-impl<K> ColumnsIn<K> {
-    fn new(columns: StateColumns<K>) -> Self {
-        ColumnsIn {
-            keys: columns.keys.into_iter(),
-            ints: columns.ints.into_iter(),
-            reals: columns.reals.into_iter(),
-        }
-    }
-
-    /// The next column of keys.
-    pub(crate) fn keys(&mut self) -> Result<Vec<K>, String> {
-        self.keys.next().ok_or_else(|| "a column of keys is missing".into())
-    }
-
-    /// The next column of integers.
-    pub(crate) fn ints(&mut self) -> Result<Vec<u64>, String> {
-        self.ints.next().ok_or_else(|| "a column of integers is missing".into())
-    }
-
-    /// The next column of integers, each of which must fit a `u32`.
-    pub(crate) fn u32s(&mut self) -> Result<Vec<u32>, String> {
-        let column = self.ints()?;
-        if let Some(&v) = column.iter().find(|&&v| v > u64::from(u32::MAX)) {
-            return Err(format!("{v} does not fit 32 bits"));
-        }
-        Ok(column.iter().map(|&v| v as u32).collect())
-    }
-
-    /// The next column of reals.
-    pub(crate) fn reals(&mut self) -> Result<Vec<Real>, String> {
-        self.reals.next().ok_or_else(|| "a column of reals is missing".into())
-    }
-
-    /// That every column was read.
-    fn finish(mut self) -> Result<(), String> {
-        if self.keys.next().is_some() || self.ints.next().is_some() || self.reals.next().is_some() {
-            return Err("columns left over".into());
-        }
-        Ok(())
-    }
-}
-
-/// `v` as a `u32`.
-pub(crate) fn narrow(v: u64) -> Result<u32, String> {
-    u32::try_from(v).map_err(|_| format!("{v} does not fit 32 bits"))
-}
-
-/// `v` as an `i32`, from its two's complement.
-pub(crate) fn signed(v: u64) -> Result<i32, String> {
-    i32::try_from(v as i64).map_err(|_| format!("{} does not fit 32 bits", v as i64))
-}
-
-/// `v` as a flag.
-pub(crate) fn flag(v: u64) -> Result<bool, String> {
-    match v {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(format!("a flag of {v}")),
-    }
-}
-
-/// Exactly `n` values of `column`, or why not.
-pub(crate) fn exactly<T>(column: Vec<T>, n: usize, what: &str) -> Result<Vec<T>, String> {
-    if column.len() == n {
-        Ok(column)
-    } else {
-        Err(format!("{} {what} where {n} were expected", column.len()))
-    }
-}
+use crate::settings::BroadPhaseSettings;
+use crate::state_columns::{ColumnsIn, StateColumns, exactly, flag};
+use crate::sweep_and_prune::SweepAndPrune;
 
 /// Placement tags.
 const DETACHED: u64 = 0;
 const GRID: u64 = 1;
 const LARGE: u64 = 2;
-
-/// Writes `range` to four columns `out` (its corners' coordinates).
-pub(crate) fn write_range(range: &CellRange, out: &mut [Vec<u64>; 4]) {
-    let corners = [range.min.x, range.min.y, range.max.x, range.max.y];
-    for (column, v) in out.iter_mut().zip(corners) {
-        column.push(i64::from(v) as u64);
-    }
-}
-
-/// Row `i` of four columns [`write_range`] wrote.
-pub(crate) fn read_range(columns: &[Vec<u64>; 4], i: usize) -> Result<CellRange, String> {
-    let v = |k: usize| {
-        columns[k]
-            .get(i)
-            .copied()
-            .ok_or("a cell range is missing")
-            .and_then(|v| signed(v).map_err(|_| "a cell out of range"))
-    };
-    Ok(CellRange { min: Cell { x: v(0)?, y: v(1)? }, max: Cell { x: v(2)?, y: v(3)? } })
-}
 
 impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// The structure's state as columns of numbers, for a snapshot: read back
@@ -248,7 +116,7 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         let proxies = &sap.proxies;
         let fat = |id: u32| proxies.get(id as usize).filter(|p| p.live).map(|p| p.fat);
         sap.grid.refill(fat).ok_or("a broad-phase region holds a proxy that is not there")?;
-        sap.mover_index = vec![0; sap.proxies.len()];
+        sap.movers.index = vec![0; sap.proxies.len()];
         sap.filtered = sap.count_filtered();
         sap.check_invariants().map_err(|e| format!("the broad phase is inconsistent: {e}"))?;
         Ok(sap)
