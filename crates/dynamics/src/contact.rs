@@ -19,7 +19,7 @@ use lamina_narrowphase::FeatureId;
 use rayon::prelude::*;
 
 use crate::body::{Body, BodyKind};
-use crate::prefetch::prefetch;
+use crate::parallel::prefetch::prefetch;
 use crate::{BodyKey, ColliderKey, ContactKey, World};
 
 /// One point of a contact's manifold, with the solver's memory of it.

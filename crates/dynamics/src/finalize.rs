@@ -7,7 +7,7 @@ use lamina_geometry::{Aabb, Isometry, Real, Vec2};
 use rayon::prelude::*;
 
 use crate::continuous::{Stop, SweepTargets, is_fast};
-use crate::disjoint::{borrow_each, borrow_some, recycle};
+use crate::parallel::disjoint::{borrow_each, borrow_some, recycle};
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
 use crate::{BodyKey, ColliderKey, World};

@@ -23,7 +23,7 @@ use slotmap::SlotMap;
 use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
 use crate::contact::{Contact, ContactHitEvent, ContactPointState, ManifoldFrame};
-use crate::disjoint::{borrow_each, recycle};
+use crate::parallel::disjoint::{borrow_each, recycle};
 use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
 
 /// Below this many contacts the narrow phase runs on the calling thread.

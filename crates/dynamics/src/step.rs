@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use lamina_geometry::Real;
 
 use crate::finalize::finalize_shares;
-use crate::pace::{Sharing, Threads};
-use crate::pool_poller::with_poller;
+use crate::parallel::pace::{Sharing, Threads};
+use crate::parallel::pool_poller::with_poller;
 use crate::settings::{MAX_TIME_STEP, MIN_TIME_STEP};
 use crate::{World, WorldError};
 
@@ -32,7 +32,7 @@ impl World {
         // unpaced, without a poller): its narrow phase had contacts enough
         // to share, or its finalisation bodies enough (a world of joints has
         // few contacts). Such a step runs on the pool or alone, as its pace
-        // finds faster (`pace.rs`).
+        // finds faster (`parallel/pace.rs`).
         let pool = Threads::of_pool();
         let shares_work = pool.count() > 1
             && (self.narrow.had_contacts_to_share() || finalize_shares(self.solver.states.len()));
@@ -192,8 +192,8 @@ mod tests {
 
     use lamina_geometry::{Real, Shape, Vec2};
 
-    use crate::handoff::OnDrop;
-    use crate::pace::Threads;
+    use crate::parallel::handoff::OnDrop;
+    use crate::parallel::pace::Threads;
     use crate::{BodyDesc, ColliderDesc, Sharing, World, WorldSettings};
 
     /// A pile of 800 boxes dropped in a tight grid onto a floor, with a

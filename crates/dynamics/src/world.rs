@@ -15,8 +15,8 @@ use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
 use crate::narrow_phase::NarrowPhase;
-use crate::pace::{Pace, Sharing, Threads};
 use crate::pair_hash::ContactOfPair;
+use crate::parallel::pace::{Pace, Sharing, Threads};
 use crate::profile::StepProfile;
 use crate::slot_keys::SlotKeys;
 use crate::solver::Solver;
@@ -91,7 +91,7 @@ pub struct World {
     pub(crate) collider_moves: Vec<Option<lamina_broadphase::Refit<ColliderKey>>>,
     /// How the steps share their work with the pool; the threads this
     /// step's stages may share it with; and the pace that chooses between
-    /// the pool and the calling thread alone for whole steps (`pace.rs`).
+    /// the pool and the calling thread alone for whole steps (`parallel/pace.rs`).
     pub(crate) sharing: Sharing,
     pub(crate) threads: Threads,
     pub(crate) step_pace: Pace,

@@ -11,7 +11,7 @@ use lamina_geometry::Real;
 
 use super::constraint_graph::{COLOR_COUNT, ColorOrder, OVERFLOW};
 use super::lanes::{Lanes, Wide};
-use crate::pace::Threads;
+use crate::parallel::pace::Threads;
 
 /// What every bundle holds of its lanes' two bodies: which constraint each
 /// lane is, the bodies' solver indices and their inverse masses.

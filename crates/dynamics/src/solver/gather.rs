@@ -25,16 +25,16 @@ use slotmap::{Key, SlotMap};
 use super::body_state::{BodyParams, BodyState};
 use super::integrate;
 use crate::body::{Body, BodyKind, NO_INDEX};
-use crate::disjoint::{borrow_some, recycle};
 use crate::free_slots::index_and_version;
 use crate::narrow_phase::ContactSummary;
+use crate::parallel::disjoint::{borrow_some, recycle};
 use crate::{BodyKey, ColliderKey, WorldSettings};
 
 /// Items (body slots or contact summaries) per run of the two passes.
 pub(super) const RUN: usize = 1024;
 
 /// Worlds with this many bodies or more list their bodies on the pool,
-/// when the step shares its work (`pace.rs`); smaller ones take a single walk, which
+/// when the step shares its work (`parallel/pace.rs`); smaller ones take a single walk, which
 /// costs less than handing out the runs. On the 2-core machine a pool made
 /// the lists of large_pyramid (5,051 bodies, 14,950 contacts) and the
 /// spinner (6,079 and 20,456) slower, and many_pyramids' (22,001 and

@@ -23,7 +23,7 @@ use super::joints::revolute_bundle::RevoluteBundle;
 use super::lanes::{Encoding, Wide};
 use super::passes::LanePass;
 use super::team::BlockSlice;
-use crate::pace::Threads;
+use crate::parallel::pace::Threads;
 
 /// Bundles of one kind packed in lanes: four, or eight where the processor
 /// has AVX, in the encoding it runs best (chosen once, when the solver is

@@ -38,12 +38,12 @@ use super::passes::{LanePass, Restitution, Solve, WarmStart};
 use super::team::{BlockSlice, Team, splits};
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
-use crate::disjoint::{borrow_each, recycle};
 use crate::free_slots::index_and_version;
 use crate::joint::Joint;
 use crate::narrow_phase::{ContactSummary, SolverManifold};
-use crate::pace::{Pace, Threads};
-use crate::prefetch::prefetch;
+use crate::parallel::disjoint::{borrow_each, recycle};
+use crate::parallel::pace::{Pace, Threads};
+use crate::parallel::prefetch::prefetch;
 use crate::{BodyKey, ColliderKey, ContactKey, JointKey, WorldSettings};
 
 /// Joints per task when preparing on several threads; below two tasks' worth
@@ -158,7 +158,7 @@ pub(crate) struct Solver {
     bundle_starts: [usize; COLOR_COUNT + 1],
     /// The stages of the substeps and the threads that run them.
     team: Team<Pass>,
-    /// Whether the substeps run on the team or on one thread (`pace.rs`).
+    /// Whether the substeps run on the team or on one thread (`parallel/pace.rs`).
     pace: Pace,
     /// The threads this step's stages may share their work with, and
     /// whether the step's pace is steady, the only steps in which the

@@ -30,7 +30,7 @@
 //! two-core machine the shares cut the substeps on two threads by 5 to 15 %
 //! (none for smash). Where a colour's constraints mix bodies from all over
 //! (spinner, tumbler) two threads still solve the contacts slower than one;
-//! the pace (`pace.rs`) then runs the stages on the calling thread alone.
+//! the pace (`parallel/pace.rs`) then runs the stages on the calling thread alone.
 //!
 //! **Determinism.** What a block computes depends on its items alone: items
 //! of one stage share no movable body (constraints of one colour, see
@@ -54,7 +54,7 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-use crate::handoff::{OnDrop, pause};
+use crate::parallel::handoff::{OnDrop, pause};
 
 /// Blocks per member of the team that a large stage is cut into: more than
 /// one, so that a member slowed by something else leaves part of its share to

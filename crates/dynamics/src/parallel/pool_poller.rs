@@ -34,7 +34,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::handoff::{OnDrop, pause};
+use crate::parallel::handoff::{OnDrop, pause};
 
 thread_local! {
     /// Set while this thread runs a poller.
