@@ -26,6 +26,7 @@ use lamina_geometry::tolerance::LINEAR_SLOP;
 use lamina_geometry::{Aabb, Isometry, Real, Shape, SupportMap, Vec2};
 use lamina_narrowphase::{Sweep, ToiStatus, time_of_impact_of_sweeps};
 
+use crate::joint::joint_forbids_contact;
 use crate::{Body, BodyKey, BodyKind, Collider, World};
 
 /// A body is swept when it moves more than this fraction of its inner radius
@@ -161,7 +162,7 @@ impl World {
             (BodyKind::Dynamic, SweepTargets::AllButBullets) if ob.bullet => return None,
             (_, SweepTargets::AllButBullets) => Sweep::still(&ob.pose),
         };
-        if self.joint_forbids_contact(key, other.body) {
+        if joint_forbids_contact(&self.bodies, &self.joints, key, other.body) {
             return None;
         }
         Some(sweep.attached(&other.local_pose))

@@ -59,12 +59,12 @@ impl FreeList {
     }
 }
 
-/// The free lists of the world's five slot maps.
+/// The free lists of the world's slot maps of bodies, colliders, joints and
+/// chains (the contacts' is the contact set's own).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct FreeSlots {
     pub(crate) bodies: FreeList,
     pub(crate) colliders: FreeList,
     pub(crate) joints: FreeList,
     pub(crate) chains: FreeList,
-    pub(crate) contacts: FreeList,
 }

@@ -255,6 +255,17 @@ impl Islands {
         }
     }
 
+    /// Wakes body `key` (a stale key or a fixed body is let be) with its
+    /// island.
+    pub fn wake_body(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
+        if let Some(b) = bodies.get(key)
+            && !b.awake
+            && b.kind != BodyKind::Fixed
+        {
+            self.wake(bodies, key);
+        }
+    }
+
     /// Wakes the island of `key`.
     pub fn wake(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
         let id = bodies[key].island;

@@ -9,9 +9,10 @@
 
 use lamina_geometry::math::{is_finite_point, is_finite_vec};
 use lamina_geometry::{Isometry, Point, Real, Rotation, Vec2};
-use slotmap::Key;
+use slotmap::{Key, SlotMap};
 
-use crate::body::BodyKind;
+use crate::body::{Body, BodyKind};
+use crate::contact_set::ContactParts;
 use crate::{BodyKey, JointKey, World, WorldError};
 
 /// What a joint holds.
@@ -620,7 +621,8 @@ impl World {
             }
         }
         if !desc.collide_connected && !mouse {
-            self.destroy_contacts_between(a, b);
+            let (contacts, mut parts) = self.contact_parts();
+            contacts.destroy_between(a, b, &mut parts);
         }
         self.wake_body(b);
         if !mouse {
@@ -650,7 +652,15 @@ impl World {
             self.islands.unlink(&self.bodies, body);
         }
         if !joint.desc.collide_connected && self.bodies.contains_key(a) {
-            self.create_contacts_between(a, b);
+            let mut parts = ContactParts {
+                bodies: &mut self.bodies,
+                colliders: &self.colliders,
+                joints: &self.joints,
+                islands: &mut self.islands,
+                events: &mut self.events,
+                settings: &self.settings,
+            };
+            self.contacts.create_between(a, b, &self.broad_phase, &mut parts);
         }
         Ok(())
     }
@@ -713,16 +723,6 @@ impl World {
         })
     }
 
-    /// Whether a joint between `a` and `b` keeps them from colliding.
-    pub(crate) fn joint_forbids_contact(&self, a: BodyKey, b: BodyKey) -> bool {
-        let (ja, jb) = (&self.bodies[a].joints, &self.bodies[b].joints);
-        let (list, other) = if ja.len() <= jb.len() { (ja, b) } else { (jb, a) };
-        list.iter().any(|&k| {
-            let d = &self.joints[k].desc;
-            !d.collide_connected && (d.body_a == other || d.body_b == other)
-        })
-    }
-
     /// Wakes the bodies of joints changed since the last step (looked for only
     /// when a joint was handed out for changes).
     pub(crate) fn wake_changed_joints(&mut self) {
@@ -774,4 +774,19 @@ pub(crate) fn make_joint(desc: JointDesc, pose_a: &Isometry, pose_b: &Isometry, 
         torque: 0.0,
         wake_requested: false,
     }
+}
+/// Whether a joint of `joints` between bodies `a` and `b` keeps them from
+/// colliding.
+pub(crate) fn joint_forbids_contact(
+    bodies: &SlotMap<BodyKey, Body>,
+    joints: &SlotMap<JointKey, Joint>,
+    a: BodyKey,
+    b: BodyKey,
+) -> bool {
+    let (ja, jb) = (&bodies[a].joints, &bodies[b].joints);
+    let (list, other) = if ja.len() <= jb.len() { (ja, b) } else { (jb, a) };
+    list.iter().any(|&k| {
+        let d = &joints[k].desc;
+        !d.collide_connected && (d.body_a == other || d.body_b == other)
+    })
 }

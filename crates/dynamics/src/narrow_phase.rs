@@ -14,7 +14,7 @@
 //! order, so that nothing depends on the thread count.
 
 use arrayvec::ArrayVec;
-use lamina_broadphase::PairEvent;
+
 use lamina_geometry::{Real, Vec2};
 use lamina_narrowphase::{contact_manifold_and_gap, intersects};
 use rayon::prelude::*;
@@ -22,7 +22,8 @@ use slotmap::SlotMap;
 
 use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
-use crate::contact::{Contact, ContactHitEvent, ContactPointState, ManifoldFrame};
+use crate::contact::{Contact, ContactPointState, ManifoldFrame};
+use crate::events::ContactHitEvent;
 use crate::parallel::disjoint::{borrow_each, recycle};
 use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
 
@@ -305,7 +306,6 @@ impl SolverManifold {
 /// The narrow phase's buffers, kept from step to step.
 #[derive(Default)]
 pub(crate) struct NarrowPhase {
-    pub(crate) pair_events: Vec<PairEvent<ColliderKey>>,
     /// The key of every contact (or, in a world mostly asleep, of every
     /// contact with an awake body), in key order, as of the last refresh
     /// (valid until contacts are made or destroyed, which the solver's
@@ -323,10 +323,6 @@ pub(crate) struct NarrowPhase {
     /// The contacts with an awake body after the wake-ups of a step that
     /// listed only those (scratch).
     relisted: Vec<ContactKey>,
-    /// A scratch list of contacts to destroy.
-    pub(crate) doomed: Vec<ContactKey>,
-    /// Scratch: the contact of each pair that ended, if it has one.
-    pub(crate) ended: Vec<Option<ContactKey>>,
     /// Dynamic pairs that began (true) or stopped touching.
     links: Vec<(BodyKey, BodyKey, bool)>,
     to_wake: Vec<BodyKey>,
@@ -402,11 +398,14 @@ impl World {
             self.awake_contacts(&mut keys);
             // The keys come from the bodies' lists, which hold live contacts
             // only; checked before any contact is borrowed.
-            assert!(keys.iter().all(|&key| self.contacts.contains_key(key)), "a body lists a dead contact");
+            assert!(
+                keys.iter().all(|&key| self.contacts.map().contains_key(key)),
+                "a body lists a dead contact"
+            );
             // SAFETY: every key is live (checked above) and listed once
             // (`KeySet`); the map is neither read nor changed until the
             // references are dropped, when `borrowed` is recycled below.
-            unsafe { borrow_each(&mut self.contacts, keys.iter().copied(), &mut borrowed) };
+            unsafe { borrow_each(self.contacts.map_mut(), keys.iter().copied(), &mut borrowed) };
         } else {
             // Every contact is listed, and those without an awake body are
             // passed over in the parallel pass: telling them apart reads both
@@ -414,15 +413,16 @@ impl World {
             // alone. The keys come from their dense mirror (`slot_keys.rs`),
             // not from a walk of the map's slots, which would touch every
             // contact on this thread first.
-            assert_eq!(self.contact_keys.len(), self.contacts.len(), "the contact keys' mirror lost count");
-            debug_assert!(self.contact_keys.agree_with(&self.contacts));
-            self.contact_keys.extend_into(&mut keys);
+            let mirror = self.contacts.keys();
+            assert_eq!(mirror.len(), self.contacts.len(), "the contact keys' mirror lost count");
+            debug_assert!(mirror.agree_with(self.contacts.map()));
+            mirror.extend_into(&mut keys);
             // SAFETY: the mirror holds each live key of the map once, in its
             // slot, and no other key (it is updated at every insertion into
             // and removal from the map, and its count is checked above); as
             // in the branch above, the map is left alone until `borrowed` is
             // recycled.
-            unsafe { borrow_each(&mut self.contacts, keys.iter().copied(), &mut borrowed) };
+            unsafe { borrow_each(self.contacts.map_mut(), keys.iter().copied(), &mut borrowed) };
         }
         let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
         let mut manifolds = std::mem::take(&mut self.narrow.manifolds);
@@ -564,16 +564,16 @@ impl World {
         }
         if flag(u16::from(TOUCHING_CHANGED)) {
             let sensor = flag(u16::from(SENSOR)).then_some(flag(SENSOR_FIRST));
-            self.report_touching_known(change.colliders, sensor, touching);
+            self.events.report_touching(change.colliders, sensor, touching);
         }
         if flag(HIT) {
             // Rare (a solid contact that began touching fast): its event is
             // made again from the contact and bodies, which nothing changed
             // since the refresh.
-            let c = &self.contacts[keys[change.place as usize]];
+            let c = &self.contacts.map()[keys[change.place as usize]];
             let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
             if let Some(hit) = ContactHitEvent::of(c, ba, bb, self.settings.hit_event_threshold) {
-                self.hit_events.push(hit);
+                self.events.hits.push(hit);
             }
         }
     }
@@ -739,10 +739,11 @@ mod tests {
         }
         let mut landed = false;
         for _ in 0..60 {
-            let before: Vec<_> = world.contacts.iter().map(|(key, c)| (key, c.touching)).collect();
+            let before: Vec<_> = world.contacts.map().iter().map(|(key, c)| (key, c.touching)).collect();
             world.step(1.0 / 60.0).unwrap();
             let began: Vec<ContactEvent> = world
                 .contacts
+                .map()
                 .iter()
                 .filter(|&(key, c)| c.touching && !before.contains(&(key, true)))
                 .map(|(_, c)| ContactEvent::Begin { a: c.collider_a, b: c.collider_b })
@@ -798,7 +799,7 @@ mod tests {
             copy.list_constraints(1.0 / 240.0);
             completed += copy.solver.missing_manifolds.len();
             let places = copy.solver.contact_places();
-            assert!(copy.narrow.manifolds_are_current(places, &copy.contacts, &copy.bodies));
+            assert!(copy.narrow.manifolds_are_current(places, copy.contacts.map(), &copy.bodies));
             world.step(1.0 / 60.0).unwrap();
         }
         assert!(completed >= 3, "the stack's contacts were completed ({completed})");

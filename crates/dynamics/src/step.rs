@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use lamina_geometry::Real;
 
+use crate::contact_set::ContactParts;
 use crate::finalize::finalize_shares;
 use crate::parallel::pace::{Sharing, Threads};
 use crate::parallel::pool_poller::with_poller;
@@ -89,7 +90,7 @@ impl World {
             let body_count = self.solver.states.len();
             self.islands.sleep_resting(
                 &mut self.bodies,
-                &self.contacts,
+                self.contacts.map(),
                 &self.joints,
                 body_count,
                 self.settings.time_to_sleep,
@@ -99,6 +100,21 @@ impl World {
 
         self.profile.contacts = self.contacts.len();
         self.profile.step = laps.total();
+    }
+
+    /// The broad phase's pairs that began and ended made into new and
+    /// destroyed contacts.
+    pub(crate) fn update_pairs(&mut self) {
+        let mut parts = ContactParts {
+            bodies: &mut self.bodies,
+            colliders: &self.colliders,
+            joints: &self.joints,
+            islands: &mut self.islands,
+            events: &mut self.events,
+            settings: &self.settings,
+        };
+        let (broad_phase, immovable) = (&mut self.broad_phase, &mut self.immovable_index);
+        self.contacts.follow_pairs(broad_phase, immovable, self.threads, &mut parts);
     }
 
     /// Gathers the awake bodies and lists their joints and contacts for the
@@ -129,7 +145,7 @@ impl World {
         );
         let joints = (&self.joints, self.joint_edits);
         let counts = s.gather_constraints(joints, few.then_some(awake_joints), &self.narrow.summaries);
-        self.narrow.complete_manifolds(&s.missing_manifolds, &self.contacts, &self.bodies);
+        self.narrow.complete_manifolds(&s.missing_manifolds, self.contacts.map(), &self.bodies);
         counts
     }
 
@@ -142,12 +158,12 @@ impl World {
 
         let (joints, contacts, touching) = self.list_constraints(h);
         let (narrow, s) = (&self.narrow, &mut self.solver);
-        debug_assert!(narrow.manifolds_are_current(s.contact_places(), &self.contacts, &self.bodies));
+        debug_assert!(narrow.manifolds_are_current(s.contact_places(), self.contacts.map(), &self.bodies));
         s.prepare(&self.bodies, &self.joints, &settings, h);
         let preparing = laps.lap();
         s.run_substeps(&narrow.manifolds, &settings, substeps, h);
         let substep_time = laps.lap();
-        s.store_impulses(&mut self.contacts, &self.narrow.keys, &mut self.joints, h);
+        s.store_impulses(self.contacts.map_mut(), &self.narrow.keys, &mut self.joints, h);
         self.profile.substeps = substep_time;
         self.profile.solver = preparing + substep_time + laps.lap();
 

@@ -9,18 +9,19 @@ use crate::awake::AwakeLists;
 use crate::body::{Body, BodyDesc, BodyKind, BodyMut};
 use crate::chain::Chain;
 use crate::collider::{Collider, ColliderDesc};
-use crate::contact::{Contact, ContactEvent, ContactHitEvent, SensorEvent};
+use crate::contact::Contact;
+use crate::contact_set::{ContactParts, ContactSet};
+use crate::events::{ContactEvent, ContactHitEvent, Events, SensorEvent};
 use crate::finalize::{FinishedBody, FinishedRun};
 use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
 use crate::narrow_phase::NarrowPhase;
-use crate::pair_hash::ContactOfPair;
 use crate::parallel::pace::{Pace, Sharing, Threads};
 use crate::profile::StepProfile;
 use crate::slot_keys::SlotKeys;
 use crate::solver::Solver;
-use crate::{BodyKey, ChainKey, ColliderKey, ContactKey, JointKey, WorldError, WorldSettings};
+use crate::{BodyKey, ChainKey, ColliderKey, JointKey, WorldError, WorldSettings};
 
 /// The pair filter of the immovable index's proxies: they pair with nothing,
 /// so its `update_pairs` only keeps its regions in order.
@@ -50,17 +51,12 @@ pub struct World {
     /// since the last step (or one with stale bounds still sleeps): the step
     /// looks for wake requests and stale bounds only then.
     pub(crate) body_changes_pending: bool,
-    pub(crate) contacts: SlotMap<ContactKey, Contact>,
-    /// The contacts' keys again, by slot, for the narrow phase's walk.
-    pub(crate) contact_keys: SlotKeys<ContactKey>,
-    /// The free slots of the five maps above, in the order each hands them out.
+    /// The contacts, with their mirrors and lookup by pair.
+    pub(crate) contacts: ContactSet,
+    /// The free slots of the four maps above, in the order each hands them out.
     pub(crate) free_slots: FreeSlots,
-    /// Finds a pair's contact; never iterated, so its order cannot leak out.
-    pub(crate) contact_of_pair: ContactOfPair,
     pub(crate) islands: Islands,
-    pub(crate) contact_events: Vec<ContactEvent>,
-    pub(crate) sensor_events: Vec<SensorEvent>,
-    pub(crate) hit_events: Vec<ContactHitEvent>,
+    pub(crate) events: Events,
     pub(crate) profile: StepProfile,
     /// Each subsystem's buffers, reused from step to step so that a warm step
     /// allocates nothing.
@@ -117,13 +113,9 @@ impl Clone for World {
             joint_edits: self.joint_edits,
             body_changes_pending: self.body_changes_pending,
             contacts: self.contacts.clone(),
-            contact_keys: self.contact_keys.clone(),
             free_slots: self.free_slots.clone(),
-            contact_of_pair: self.contact_of_pair.clone(),
             islands: self.islands.clone(),
-            contact_events: self.contact_events.clone(),
-            sensor_events: self.sensor_events.clone(),
-            hit_events: self.hit_events.clone(),
+            events: self.events.clone(),
             profile: self.profile,
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
@@ -182,14 +174,10 @@ impl World {
             joint_changes_pending: false,
             joint_edits: 0,
             body_changes_pending: false,
-            contacts: SlotMap::with_key(),
-            contact_keys: SlotKeys::default(),
+            contacts: ContactSet::default(),
             free_slots: FreeSlots::default(),
-            contact_of_pair: ContactOfPair::default(),
             islands: Islands::default(),
-            contact_events: Vec::new(),
-            sensor_events: Vec::new(),
-            hit_events: Vec::new(),
+            events: Events::default(),
             profile: StepProfile::default(),
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
@@ -362,7 +350,8 @@ impl World {
     fn detach_collider(&mut self, key: ColliderKey) {
         let _ = self.broad_phase.remove(key);
         let _ = self.immovable_index.remove(key);
-        self.destroy_contacts_of_collider(key);
+        let (contacts, mut parts) = self.contact_parts();
+        contacts.destroy_of_collider(key, &mut parts);
         if self.colliders.remove(key).is_some() {
             self.free_slots.colliders.removed(key);
         }
@@ -390,12 +379,21 @@ impl World {
 
     /// Wakes the body and its sleeping island (no-op for fixed or awake bodies).
     pub fn wake_body(&mut self, key: BodyKey) {
-        if let Some(b) = self.bodies.get(key)
-            && !b.awake
-            && b.kind != BodyKind::Fixed
-        {
-            self.islands.wake(&mut self.bodies, key);
-        }
+        self.islands.wake_body(&mut self.bodies, key);
+    }
+
+    /// The contacts, with the other parts that making and destroying them
+    /// reads and changes.
+    pub(crate) fn contact_parts(&mut self) -> (&mut ContactSet, ContactParts<'_>) {
+        let parts = ContactParts {
+            bodies: &mut self.bodies,
+            colliders: &self.colliders,
+            joints: &self.joints,
+            islands: &mut self.islands,
+            events: &mut self.events,
+            settings: &self.settings,
+        };
+        (&mut self.contacts, parts)
     }
 
     /// Wakes sleeping bodies the user changed since the last step.
@@ -489,42 +487,40 @@ impl World {
 
     /// Every contact (pairs of colliders whose fat boxes overlap), in creation order.
     pub fn contacts(&self) -> impl Iterator<Item = &Contact> {
-        self.contacts.values()
+        self.contacts.map().values()
     }
 
     /// The contact between two colliders, in either order, if they have one.
     pub fn contact_between(&self, a: ColliderKey, b: ColliderKey) -> Option<&Contact> {
         let key = if a < b { (a, b) } else { (b, a) };
-        self.contact_of_pair.get(&key).and_then(|&k| self.contacts.get(k))
+        self.contacts.of_pair(key).and_then(|k| self.contacts.map().get(k))
     }
 
     /// Contacts that began or ended touching during the last step (or, with
     /// [`WorldSettings::keep_events`], since the last [`World::clear_events`]),
     /// in a deterministic order.
     pub fn contact_events(&self) -> &[ContactEvent] {
-        &self.contact_events
+        &self.events.contacts
     }
 
     /// Sensor overlaps that began or ended during the last step (or since the
     /// last [`World::clear_events`]).
     pub fn sensor_events(&self) -> &[SensorEvent] {
-        &self.sensor_events
+        &self.events.sensors
     }
 
     /// Contacts that began touching faster than
     /// [`WorldSettings::hit_event_threshold`] during the last step (or since
     /// the last [`World::clear_events`]).
     pub fn hit_events(&self) -> &[ContactHitEvent] {
-        &self.hit_events
+        &self.events.hits
     }
 
     /// Forgets every event reported so far. With
     /// [`WorldSettings::keep_events`] set, call it once the events of a frame
     /// (of however many steps) have been read.
     pub fn clear_events(&mut self) {
-        self.contact_events.clear();
-        self.sensor_events.clear();
-        self.hit_events.clear();
+        self.events.clear();
     }
 
     /// The broad phase's grid regions that hold colliders, for debug views:

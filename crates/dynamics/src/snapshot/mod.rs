@@ -76,7 +76,9 @@ use lamina_geometry::{Aabb, Isometry, Point, Real, Shape};
 use crate::body::Body;
 use crate::chain::Chain;
 use crate::collider::Collider;
-use crate::contact::{Contact, ContactEvent, ContactHitEvent, SensorEvent};
+use crate::contact::Contact;
+use crate::contact_set::ContactSet;
+use crate::events::{ContactEvent, ContactHitEvent, Events, SensorEvent};
 use crate::free_slots::FreeSlots;
 use crate::joint::Joint;
 use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings};
@@ -292,9 +294,9 @@ impl World {
             shapes: colliders::new_shapes(&self.colliders),
             joint_changes_pending: self.joint_changes_pending,
             body_changes_pending: self.body_changes_pending,
-            contact_events: &self.contact_events,
-            sensor_events: &self.sensor_events,
-            hit_events: &self.hit_events,
+            contact_events: &self.events.contacts,
+            sensor_events: &self.events.sensors,
+            hit_events: &self.events.hits,
         };
         // About what the pyramid of benches/compare takes per record, so that
         // the columns are seldom moved as they grow.
@@ -316,9 +318,9 @@ impl World {
     fn write_contacts(&self, range: std::ops::Range<usize>, with_layout: bool) -> (Vec<u8>, Vec<u8>) {
         let mut packer = Packer::with_capacity(64 + 96 * range.len());
         if with_layout {
-            layout_of(&self.contacts, &self.free_slots.contacts, filler_contact).write(&mut packer);
+            layout_of(self.contacts.map(), self.contacts.free(), filler_contact).write(&mut packer);
         }
-        contacts::write(&self.contacts, range, &mut packer);
+        contacts::write(self.contacts.map(), range, &mut packer);
         compressed(packer)
     }
 
@@ -338,8 +340,10 @@ impl World {
         // The parts are decompressed, decoded and built into their maps side
         // by side; only then is the world put together and checked as a
         // whole.
-        let ((a, d), contacts) =
-            rayon::join(|| rayon::join(|| PartA::read(a), || PartD::read(d)), || ContactParts::read(b, c));
+        let ((a, d), contacts) = rayon::join(
+            || rayon::join(|| PartA::read(a), || PartD::read(d)),
+            || RestoredContacts::read(b, c),
+        );
         let (a, d, contacts) = (a?, d?, contacts?);
         let PartA {
             rest,
@@ -355,25 +359,21 @@ impl World {
         world.colliders = colliders;
         world.joints = joints;
         world.chains = chains;
-        world.contacts = contacts.map;
-        world.contact_keys = crate::slot_keys::SlotKeys::of_map(&world.contacts);
+        world.contacts = ContactSet::from_parts(contacts.map, contacts.layout.free_list(), contacts.by_pair);
         let [body_layout, collider_layout, joint_layout, chain_layout] = &layouts;
         world.free_slots = FreeSlots {
             bodies: body_layout.free_list(),
             colliders: collider_layout.free_list(),
             joints: joint_layout.free_list(),
             chains: chain_layout.free_list(),
-            contacts: contacts.layout.free_list(),
         };
         world.broad_phase = d.broad_phase;
         world.immovable_index = d.immovable_index;
         world.islands = islands;
         world.joint_changes_pending = rest.joint_changes_pending;
         world.body_changes_pending = rest.body_changes_pending;
-        world.contact_events = rest.contact_events;
-        world.sensor_events = rest.sensor_events;
-        world.hit_events = rest.hit_events;
-        world.contact_of_pair = contacts.by_pair;
+        world.events =
+            Events { contacts: rest.contact_events, sensors: rest.sensor_events, hits: rest.hit_events };
         world.check_restored().map_err(Inconsistent)?;
         world.recount_collider_sums();
         world.list_contacts_in_bodies().map_err(Inconsistent)?;
@@ -402,7 +402,7 @@ impl World {
                 c.listed_at[side] = at as u32;
             }
         }
-        match self.contacts.iter().find(|(_, c)| c.listed_at.contains(&crate::contact::UNLISTED)) {
+        match self.contacts.map().iter().find(|(_, c)| c.listed_at.contains(&crate::contact::UNLISTED)) {
             Some((key, _)) => Err(format!("contact {key:?} is missing from a body's list")),
             None => Ok(()),
         }
@@ -424,7 +424,7 @@ impl World {
             {
                 return Err(format!("body {key:?} lists collider {c:?}, which is not its own"));
             }
-            if let Some(c) = b.contacts.iter().find(|&&c| !self.contacts.contains_key(c)) {
+            if let Some(c) = b.contacts.iter().find(|&&c| !self.contacts.map().contains_key(c)) {
                 return Err(format!("body {key:?} lists a missing contact {c:?}"));
             }
             if let Some(j) = b.joints.iter().find(|&&j| !self.joints.contains_key(j)) {
@@ -436,7 +436,7 @@ impl World {
                 return Err(format!("collider {key:?} has no body or no broad-phase proxy"));
             }
         }
-        for (key, c) in &self.contacts {
+        for (key, c) in self.contacts.map() {
             let colliders = [c.collider_a, c.collider_b].iter().all(|&k| self.colliders.contains_key(k));
             let bodies = [c.body_a, c.body_b].iter().all(|&k| self.bodies.contains_key(k));
             if !(colliders && bodies) {
@@ -563,13 +563,13 @@ impl PartA {
 /// Parts B and C of a snapshot read back: the contact map rebuilt from its
 /// layout and both halves of its contacts, with the lookup of contacts by
 /// collider pair.
-struct ContactParts {
+struct RestoredContacts {
     layout: Layout,
     map: slotmap::SlotMap<crate::ContactKey, Contact>,
     by_pair: ContactOfPair,
 }
 
-impl ContactParts {
+impl RestoredContacts {
     fn read(first: Part<'_>, second: Part<'_>) -> Result<Self, SnapshotError> {
         let layout = |unpacker: &mut Unpacker<'_>| Layout::read(unpacker).map_err(SnapshotError::Malformed);
         let (first, second) =
@@ -582,7 +582,7 @@ impl ContactParts {
         let contact = |i: usize| if i < split { first.contact(i) } else { second.contact(i - split) };
         let map = layout.rebuild(filler_contact, |i| Ok(contact(i)))?;
         let by_pair = map.iter().map(|(k, c)| ((c.collider_a, c.collider_b), k)).collect();
-        Ok(ContactParts { layout, map, by_pair })
+        Ok(RestoredContacts { layout, map, by_pair })
     }
 }
 
@@ -717,11 +717,12 @@ mod tests {
     fn contact_positions_are_rebuilt_and_bad_lists_refused() {
         let world = resting_row();
         assert!(world.contacts.len() > 20);
-        let forget = |w: &mut World| w.contacts.values_mut().for_each(|c| c.listed_at = [UNLISTED; 2]);
+        let forget =
+            |w: &mut World| w.contacts.map_mut().values_mut().for_each(|c| c.listed_at = [UNLISTED; 2]);
         let mut rebuilt = world.clone();
         forget(&mut rebuilt);
         rebuilt.list_contacts_in_bodies().unwrap();
-        for (key, c) in &world.contacts {
+        for (key, c) in world.contacts.map() {
             assert_eq!(rebuilt.contacts[key].listed_at, c.listed_at, "contact {key:?}");
             for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
                 assert_eq!(world.bodies[body].contacts[at as usize], key);
@@ -748,7 +749,7 @@ mod tests {
     #[test]
     fn apart_records_come_back_and_impossible_ones_are_refused() {
         let world = resting_row();
-        let key = world.contacts.keys().next().unwrap();
+        let key = world.contacts.map().keys().next().unwrap();
         assert!(!world.contacts[key].points.is_empty());
         let with = |points: bool, gap: lamina_geometry::Real| {
             let mut w = world.clone();
