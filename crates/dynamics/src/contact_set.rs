@@ -9,12 +9,13 @@
 //! Those parts come in as [`ContactParts`], so that a reader sees what a
 //! contact's life can change.
 
-use lamina_broadphase::{PairEvent, SweepAndPrune};
+use lamina_broadphase::PairEvent;
 use lamina_geometry::Shape;
 use rayon::prelude::*;
 use slotmap::SlotMap;
 
 use crate::body::{Body, BodyKind};
+use crate::broad_phase::BroadPhase;
 use crate::collider::Collider;
 use crate::contact::{Contact, UNLISTED};
 use crate::events::Events;
@@ -127,18 +128,14 @@ impl ContactSet {
         self.map.len()
     }
 
-    /// Turns the broad phases' pair events into new and destroyed contacts:
-    /// `immovable` (which makes no pairs) only keeps its regions in order,
-    /// `broad_phase` reports the pairs that began and ended.
+    /// Turns the broad phase's pair events into new and destroyed contacts.
     pub(crate) fn follow_pairs(
         &mut self,
-        broad_phase: &mut SweepAndPrune<ColliderKey>,
-        immovable: &mut SweepAndPrune<ColliderKey>,
+        broad_phase: &mut BroadPhase,
         threads: Threads,
         parts: &mut ContactParts<'_>,
     ) {
         let mut events = std::mem::take(&mut self.pair_events);
-        immovable.update_pairs(&mut events);
         broad_phase.update_pairs(&mut events);
         // Every end comes before every beginning.
         let ends = events.partition_point(|event| matches!(event, PairEvent::End(..)));
@@ -346,7 +343,7 @@ impl ContactSet {
         &mut self,
         a: BodyKey,
         b: BodyKey,
-        broad_phase: &SweepAndPrune<ColliderKey>,
+        broad_phase: &BroadPhase,
         parts: &mut ContactParts<'_>,
     ) {
         let (Some(ba), Some(bb)) = (parts.bodies.get(a), parts.bodies.get(b)) else { return };

@@ -26,8 +26,11 @@ use lamina_geometry::tolerance::LINEAR_SLOP;
 use lamina_geometry::{Aabb, Isometry, Real, Shape, SupportMap, Vec2};
 use lamina_narrowphase::{Sweep, ToiStatus, time_of_impact_of_sweeps};
 
-use crate::joint::joint_forbids_contact;
-use crate::{Body, BodyKey, BodyKind, Collider, World};
+use slotmap::SlotMap;
+
+use crate::broad_phase::BroadPhase;
+use crate::joint::{Joint, joint_forbids_contact};
+use crate::{Body, BodyKey, BodyKind, Collider, ColliderKey, JointKey};
 
 /// A body is swept when it moves more than this fraction of its inner radius
 /// in one step (Box2D's default safety factor). Smaller values sweep more
@@ -83,7 +86,17 @@ pub(crate) fn is_fast(b: &Body, motion: Real) -> bool {
     b.kind == BodyKind::Dynamic && motion > FAST_FRACTION * b.min_extent
 }
 
-impl World {
+/// What a sweep may stop at: the bodies and colliders where they stand,
+/// the broad phase that finds them near a path, and the joints that keep
+/// some bodies from colliding.
+pub(crate) struct Obstacles<'w> {
+    pub bodies: &'w SlotMap<BodyKey, Body>,
+    pub colliders: &'w SlotMap<ColliderKey, Collider>,
+    pub broad_phase: &'w BroadPhase,
+    pub joints: &'w SlotMap<JointKey, Joint>,
+}
+
+impl Obstacles<'_> {
     /// The earliest fraction of the step at which body `key`, moving along
     /// `sweep` (about its centre of mass, from its start pose at 0 to its end
     /// pose at 1), comes within the linear slop of a collider of `targets`
@@ -111,8 +124,8 @@ impl World {
             // Fixed and kinematic colliders have an index of their own, so that
             // the first pass never scans the crowd of dynamic ones around it.
             let index = match targets {
-                SweepTargets::Immovable => &self.immovable_index,
-                SweepTargets::AllButBullets => &self.broad_phase,
+                SweepTargets::Immovable => self.broad_phase.immovable(),
+                SweepTargets::AllButBullets => self.broad_phase.all(),
             };
             let _ = index.query_with(&path, |other_key| {
                 let other = &self.colliders[other_key];
@@ -162,7 +175,7 @@ impl World {
             (BodyKind::Dynamic, SweepTargets::AllButBullets) if ob.bullet => return None,
             (_, SweepTargets::AllButBullets) => Sweep::still(&ob.pose),
         };
-        if joint_forbids_contact(&self.bodies, &self.joints, key, other.body) {
+        if joint_forbids_contact(self.bodies, self.joints, key, other.body) {
             return None;
         }
         Some(sweep.attached(&other.local_pose))

@@ -3,63 +3,71 @@
 //! bounds for the next step's broad phase.
 
 use lamina_geometry::tolerance::LINEAR_SLOP;
-use lamina_geometry::{Aabb, Isometry, Real, Vec2};
+use lamina_geometry::{Isometry, Real, Vec2};
 use rayon::prelude::*;
 
-use crate::continuous::{Stop, SweepTargets, is_fast};
-use crate::parallel::disjoint::{borrow_each, borrow_some, recycle};
-use crate::solver::body_state::BodyState;
-use crate::solver::integrate::integrate_rotation;
-use crate::{BodyKey, ColliderKey, World};
 use lamina_broadphase::Refit;
 use lamina_narrowphase::Sweep;
+use slotmap::SlotMap;
 
-impl World {
-    /// Gives every collider of `key` its bounds at the body's pose (grown by
-    /// the speculative distance, within which contact points begin) and moves
-    /// its broad-phase proxy if needed. `first`, when given, is the first
-    /// collider's bounds, already computed.
-    pub(crate) fn refresh_bounds(&mut self, key: crate::BodyKey, first: Option<FirstBounds>) {
-        let b = &mut self.bodies[key];
-        b.bounds_stale = false;
-        let (pose, immovable) = (b.pose, b.kind != crate::BodyKind::Dynamic);
-        let margin = self.settings.speculative_distance;
-        for (n, &ck) in b.colliders.iter().enumerate() {
-            let c = &mut self.colliders[ck];
-            match first {
-                Some(first) if n == 0 => {
-                    c.aabb = first.aabb;
-                    if first.inside_proxy {
-                        continue; // the broad phase would leave its proxy as it is
-                    }
-                }
-                _ => c.aabb = contact_bounds(c, &pose, margin),
-            }
-            if let Ok((moved, hint)) = self.broad_phase.refit_hinted(ck, c.proxy_hint, c.aabb) {
-                c.proxy_hint = hint;
-                if let Some(fat) = moved {
-                    c.proxy_box = fat;
-                }
-            }
-            if immovable {
-                let _ = self.immovable_index.update(ck, c.aabb);
-            }
-        }
-    }
+use crate::body::Body;
+use crate::broad_phase::{BroadPhase, FirstBounds, contact_bounds, first_bounds};
+use crate::collider::Collider;
+use crate::contact_set::ContactSet;
+use crate::continuous::{Obstacles, Stop, SweepTargets, is_fast};
+use crate::joint::Joint;
+use crate::parallel::disjoint::{borrow_each, borrow_some, recycle};
+use crate::parallel::pace::Threads;
+use crate::profile::StepProfile;
+use crate::solver::Solver;
+use crate::solver::body_state::BodyState;
+use crate::solver::integrate::integrate_rotation;
+use crate::{BodyKey, ColliderKey, JointKey, WorldSettings};
 
-    /// Bodies added or moved since the last step (asleep or not) get their
-    /// bounds before the broad phase runs: bounds hold a body where it is,
-    /// so they need not wait for it to wake.
-    pub(crate) fn refresh_stale_bounds(&mut self) {
-        let mut stale = std::mem::take(&mut self.wake_scratch);
-        stale.clear();
-        stale.extend(self.bodies.iter().filter(|(_, b)| b.bounds_stale).map(|(key, _)| key));
-        for &key in &stale {
-            self.refresh_bounds(key, None);
-        }
-        self.wake_scratch = stale;
-    }
+/// The buffers of finalisation, kept from step to step so that a warm step
+/// allocates nothing; they hold nothing from one step to the next that the
+/// result depends on.
+#[derive(Default)]
+pub(crate) struct FinalizeBuffers {
+    finished: Vec<FinishedBody>,
+    /// What each run of finished bodies leaves to the serial part.
+    finished_runs: Vec<FinishedRun>,
+    /// The bodies and colliders written back, borrowed for one step: kept
+    /// empty between steps as buffers of pointer-sized elements.
+    borrowed_bodies: Vec<usize>,
+    borrowed_colliders: Vec<usize>,
+    /// The awake bodies written after the sweeps, by solver index, and
+    /// their finished states once swept.
+    waiting: Vec<u32>,
+    swept: Vec<FinishedBody>,
+    /// Fast bullets with their motion and how much of it they may keep.
+    bullet_moves: Vec<(BodyKey, Sweep, Real)>,
+    /// The broad-phase proxies moved, with their new bounds.
+    proxy_moves: Vec<Refit<ColliderKey>>,
+    /// The colliders of finished bodies with several, at their bodies' new
+    /// poses, and the move each one's proxy needs, if any.
+    collider_poses: Vec<(ColliderKey, Isometry)>,
+    collider_moves: Vec<Option<Refit<ColliderKey>>>,
+}
 
+/// The end of a step, with the parts of the world it reads and writes.
+pub(crate) struct Finalize<'w> {
+    pub settings: &'w WorldSettings,
+    pub bodies: &'w mut SlotMap<BodyKey, Body>,
+    pub colliders: &'w mut SlotMap<ColliderKey, Collider>,
+    /// Read for continuous collision; a body held still clears its joints'
+    /// impulses, and its contacts'.
+    pub joints: &'w mut SlotMap<JointKey, Joint>,
+    pub contacts: &'w mut ContactSet,
+    pub broad_phase: &'w mut BroadPhase,
+    /// The step's awake bodies, their solved states and first colliders.
+    pub solver: &'w mut Solver,
+    pub profile: &'w mut StepProfile,
+    pub threads: Threads,
+    pub buffers: &'w mut FinalizeBuffers,
+}
+
+impl Finalize<'_> {
     /// Writes the solver's motion back to the bodies, updates sleep timers,
     /// bounding boxes and broad-phase proxies.
     ///
@@ -67,7 +75,7 @@ impl World {
     /// from them alone, in parallel: its new pose, velocities, sleep timer
     /// and first collider's bounds, with whether those still fit the
     /// collider's proxy, are computed and written in the one visit
-    /// ([`World::finish_in_place`]). Bodies and colliders are several cache
+    /// ([`Finalize::finish_in_place`]). Bodies and colliders are several cache
     /// lines each, and a world of thousands of them does not stay in the
     /// cache between two passes over it.
     ///
@@ -78,13 +86,13 @@ impl World {
     /// whose motion is not finite) follows in a serial pass in body order.
     pub(crate) fn finalize(&mut self, dt: Real) {
         let awake = std::mem::take(&mut self.solver.awake);
-        let mut finished = std::mem::take(&mut self.finished);
-        let mut runs = std::mem::take(&mut self.finished_runs);
+        let mut finished = std::mem::take(&mut self.buffers.finished);
+        let mut runs = std::mem::take(&mut self.buffers.finished_runs);
         self.finish_in_place(&awake, &mut finished, &mut runs, dt);
         self.sweep_at_immovables(&awake, &mut finished, &mut runs, dt);
-        let mut bullets = std::mem::take(&mut self.bullet_moves);
+        let mut bullets = std::mem::take(&mut self.buffers.bullet_moves);
         bullets.clear();
-        let mut poses = std::mem::take(&mut self.collider_poses);
+        let mut poses = std::mem::take(&mut self.buffers.collider_poses);
         poses.clear();
         self.profile.held_bodies = 0;
         let fast: usize = runs.iter().map(|run| run.fast as usize).sum();
@@ -112,15 +120,15 @@ impl World {
             }
         }
         self.move_proxies(&awake, &finished, &runs, &poses);
-        self.collider_poses = poses;
+        self.buffers.collider_poses = poses;
         self.profile.fast_bodies = if self.settings.enable_continuous { fast } else { 0 };
         if !bullets.is_empty() {
             self.sweep_bullets(&mut bullets, dt);
         }
-        self.bullet_moves = bullets;
+        self.buffers.bullet_moves = bullets;
         self.solver.awake = awake;
-        self.finished = finished;
-        self.finished_runs = runs;
+        self.buffers.finished = finished;
+        self.buffers.finished_runs = runs;
     }
 
     /// Finishes every awake body (`awake`, the solver's) into `finished`
@@ -136,9 +144,9 @@ impl World {
         runs: &mut Vec<FinishedRun>,
         dt: Real,
     ) {
-        let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.borrowed_bodies));
+        let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.buffers.borrowed_bodies));
         let mut colliders: Vec<Option<&mut crate::Collider>> =
-            recycle(std::mem::take(&mut self.borrowed_colliders));
+            recycle(std::mem::take(&mut self.buffers.borrowed_colliders));
         // SAFETY: the solver's awake bodies are live and listed once each
         // (`Solver::gather_bodies` indexed each this step, from a walk of the
         // map, from the map's keys by slot (`World::body_keys`, each live
@@ -149,15 +157,15 @@ impl World {
         // the maps until the references are dropped, when the buffers are
         // recycled.
         unsafe {
-            borrow_each(&mut self.bodies, awake.iter().copied(), &mut bodies);
-            borrow_some(&mut self.colliders, self.solver.first_colliders.iter().copied(), &mut colliders);
+            borrow_each(self.bodies, awake.iter().copied(), &mut bodies);
+            borrow_some(self.colliders, self.solver.first_colliders.iter().copied(), &mut colliders);
         }
         let states = &self.solver.states;
         let settings = &self.settings;
         let (sleep_speed, continuous) = (settings.sleep_linear_velocity, settings.enable_continuous);
         // With no fixed or kinematic collider anywhere (a drum turned by a
         // motor, a world in free fall) a sweep could only find nothing.
-        let immovables = !self.immovable_index.is_empty();
+        let immovables = !self.broad_phase.immovable().is_empty();
         let margin = settings.speculative_distance;
         let finish = |b: &mut crate::Body, c: Option<&mut crate::Collider>, state: &BodyState| {
             let mut f = finish_body(b, state, dt, sleep_speed);
@@ -199,11 +207,11 @@ impl World {
                 .map(run)
                 .collect_into_vec(runs);
         }
-        self.borrowed_bodies = recycle(bodies);
-        self.borrowed_colliders = recycle(colliders);
+        self.buffers.borrowed_bodies = recycle(bodies);
+        self.buffers.borrowed_colliders = recycle(colliders);
     }
 
-    /// Sweeps the fast bodies that [`World::finish_in_place`] left waiting
+    /// Sweeps the fast bodies that [`Finalize::finish_in_place`] left waiting
     /// against the fixed and kinematic bodies, which are still where the
     /// step began, then writes every waiting body back as that pass would.
     fn sweep_at_immovables(
@@ -213,7 +221,7 @@ impl World {
         runs: &mut [FinishedRun],
         dt: Real,
     ) {
-        let mut waiting = std::mem::take(&mut self.waiting);
+        let mut waiting = std::mem::take(&mut self.buffers.waiting);
         waiting.clear();
         for (r, _) in runs.iter().enumerate().filter(|(_, run)| run.waits) {
             let first = r * FINALIZE_CHUNK;
@@ -221,11 +229,11 @@ impl World {
             waiting.extend(run.iter().enumerate().filter(|(_, f)| f.waits).map(|(i, _)| (first + i) as u32));
         }
         if waiting.is_empty() {
-            self.waiting = waiting;
+            self.buffers.waiting = waiting;
             return;
         }
         let continuous = self.settings.enable_continuous;
-        let mut swept = std::mem::take(&mut self.swept);
+        let mut swept = std::mem::take(&mut self.buffers.swept);
         let world = &*self;
         // Each waiting body alone: the bodies it reads are fixed or waiting.
         let sweep = |&i: &u32| {
@@ -251,8 +259,8 @@ impl World {
             finished[i as usize] = f;
         }
         self.write_swept(awake, &waiting, &swept);
-        self.waiting = waiting;
-        self.swept = swept;
+        self.buffers.waiting = waiting;
+        self.buffers.swept = swept;
     }
 
     /// Writes back each swept body (`swept[n]`, the body of `awake` at
@@ -274,9 +282,9 @@ impl World {
             }
             return;
         }
-        let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.borrowed_bodies));
+        let mut bodies: Vec<&mut crate::Body> = recycle(std::mem::take(&mut self.buffers.borrowed_bodies));
         let mut colliders: Vec<Option<&mut crate::Collider>> =
-            recycle(std::mem::take(&mut self.borrowed_colliders));
+            recycle(std::mem::take(&mut self.buffers.borrowed_colliders));
         // SAFETY: `waiting` names each of its bodies once (increasing places
         // in the solver's awake list, whose keys are live and distinct, see
         // `finish_in_place`), and a kept collider is its body's first, read
@@ -284,8 +292,8 @@ impl World {
         // them since. Nothing reads the maps until the references are
         // dropped, when the buffers are recycled.
         unsafe {
-            borrow_each(&mut self.bodies, waiting.iter().map(|&i| awake[i as usize]), &mut bodies);
-            borrow_some(&mut self.colliders, swept.iter().map(kept), &mut colliders);
+            borrow_each(self.bodies, waiting.iter().map(|&i| awake[i as usize]), &mut bodies);
+            borrow_some(self.colliders, swept.iter().map(kept), &mut colliders);
         }
         bodies
             .par_iter_mut()
@@ -293,8 +301,8 @@ impl World {
             .zip(swept.par_iter())
             .with_min_len(FINALIZE_CHUNK)
             .for_each(|((b, c), f)| f.write_in_place(b, c.as_deref_mut()));
-        self.borrowed_bodies = recycle(bodies);
-        self.borrowed_colliders = recycle(colliders);
+        self.buffers.borrowed_bodies = recycle(bodies);
+        self.buffers.borrowed_colliders = recycle(colliders);
     }
 
     /// Moves the fast body `b` (of key `key`), finished as `f`, back to where
@@ -303,11 +311,14 @@ impl World {
     fn stop_at_immovables(&self, key: BodyKey, b: &crate::Body, f: &mut FinishedBody, dt: Real) {
         let sweep = || Sweep::between(&b.pose, &f.pose, b.local_center);
         if self.passes_no_immovable(b, f) {
-            debug_assert_eq!(self.sweep_fraction(key, &sweep(), SweepTargets::Immovable, dt), Stop::NONE);
+            debug_assert_eq!(
+                self.obstacles().sweep_fraction(key, &sweep(), SweepTargets::Immovable, dt),
+                Stop::NONE
+            );
             return;
         }
         let sweep = sweep();
-        let stop = self.sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
+        let stop = self.obstacles().sweep_fraction(key, &sweep, SweepTargets::Immovable, dt);
         if stop.fraction < 1.0 {
             f.move_to(&sweep.pose_at(stop.fraction), b.local_center);
             let ck = b.colliders.first().copied();
@@ -324,7 +335,7 @@ impl World {
     /// batch (`RefitBatch::refit_all`): those of the bodies written back in
     /// place whose only collider left its box ([`Writing::Moved`]), then
     /// those of the colliders `poses` places ([`Writing::Several`], see
-    /// [`World::bound_colliders`]). Where most of a region's proxies move (a
+    /// [`Finalize::bound_colliders`]). Where most of a region's proxies move (a
     /// tumbling pile), the region is re-sorted whole rather than entry by
     /// entry, and what each move does is worked out on the pool. The bodies
     /// themselves are not read: on several threads they were last written
@@ -336,8 +347,8 @@ impl World {
         runs: &[FinishedRun],
         poses: &[(ColliderKey, Isometry)],
     ) {
-        let mut moves = std::mem::take(&mut self.proxy_moves);
-        let mut several = std::mem::take(&mut self.collider_moves);
+        let mut moves = std::mem::take(&mut self.buffers.proxy_moves);
+        let mut several = std::mem::take(&mut self.buffers.collider_moves);
         self.bound_colliders(poses, &mut several);
         moves.clear();
         // Exactly as long as needed: the list is kept from step to step.
@@ -353,17 +364,9 @@ impl World {
         ));
         moves.extend(several.iter().flatten());
         debug_assert_eq!(moves.len(), count, "the runs counted their moved bodies");
-        let colliders = &mut self.colliders;
-        self.broad_phase.refit_batch().refit_all(&moves, |i, result| {
-            if let (Ok((moved, hint)), Some(c)) = (result, colliders.get_mut(moves[i].0)) {
-                c.proxy_hint = hint;
-                if let Some(fat) = moved {
-                    c.proxy_box = fat;
-                }
-            }
-        });
-        self.proxy_moves = moves;
-        self.collider_moves = several;
+        self.broad_phase.refit_all(&moves, self.colliders);
+        self.buffers.proxy_moves = moves;
+        self.buffers.collider_moves = several;
     }
 
     /// Gives each collider of `poses` its bounds on its body at the pose
@@ -387,21 +390,40 @@ impl World {
             );
             return;
         }
-        let mut colliders: Vec<&mut crate::Collider> = recycle(std::mem::take(&mut self.borrowed_colliders));
+        let mut colliders: Vec<&mut crate::Collider> =
+            recycle(std::mem::take(&mut self.buffers.borrowed_colliders));
         // SAFETY: `poses` lists the colliders of finished bodies of several
         // colliders, each body once (a visit of the serial pass), read from
         // the body this step: the keys are live, and distinct since a
         // collider belongs to one body. Nothing removed them since. Nothing
         // reads the map until the references are dropped, when the buffer
         // is recycled.
-        unsafe { borrow_each(&mut self.colliders, poses.iter().map(|&(ck, _)| ck), &mut colliders) };
+        unsafe { borrow_each(self.colliders, poses.iter().map(|&(ck, _)| ck), &mut colliders) };
         colliders
             .par_iter_mut()
             .zip(poses.par_iter())
             .with_min_len(FINALIZE_CHUNK)
             .map(|(c, entry)| bound(entry, c))
             .collect_into_vec(moves);
-        self.borrowed_colliders = recycle(colliders);
+        self.buffers.borrowed_colliders = recycle(colliders);
+    }
+
+    /// Gives every collider of `key` its bounds at the body's pose and moves
+    /// its proxies if needed (see [`BroadPhase::refresh`]); `first`, when
+    /// given, is the first collider's bounds, already computed.
+    fn refresh_bounds(&mut self, key: BodyKey, first: Option<FirstBounds>) {
+        let margin = self.settings.speculative_distance;
+        self.broad_phase.refresh(&mut self.bodies[key], self.colliders, first, margin);
+    }
+
+    /// What a sweep may stop at, as the bodies stand now.
+    fn obstacles(&self) -> Obstacles<'_> {
+        Obstacles {
+            bodies: self.bodies,
+            colliders: self.colliders,
+            broad_phase: self.broad_phase,
+            joints: self.joints,
+        }
     }
 
     /// The last line of the promise that no NaN enters the state from finite
@@ -436,7 +458,8 @@ impl World {
     fn sweep_bullets(&mut self, bullets: &mut [(BodyKey, Sweep, Real)], dt: Real) {
         let world = &*self;
         let sweep = |(key, sweep, fraction): &mut (BodyKey, Sweep, Real)| {
-            *fraction = world.sweep_fraction(*key, sweep, SweepTargets::AllButBullets, dt).fraction;
+            *fraction =
+                world.obstacles().sweep_fraction(*key, sweep, SweepTargets::AllButBullets, dt).fraction;
         };
         if self.threads.share(bullets.len(), 2) {
             bullets.par_iter_mut().for_each(sweep);
@@ -468,16 +491,9 @@ impl World {
         let reach = path.mins.coords.abs().max().max(path.maxs.coords.abs().max());
         let path = path.loosened(LINEAR_SLOP + 1.0e-3 + 1.0e-6 * reach);
         let mut met = false;
-        let _ = self.immovable_index.query_with(&path, |_| met = true);
+        let _ = self.broad_phase.immovable().query_with(&path, |_| met = true);
         !met
     }
-}
-
-/// Collider `c`'s bounds on a body at `pose`, grown by `margin`, with
-/// whether they still fit the collider's broad-phase proxy.
-fn first_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> FirstBounds {
-    let aabb = contact_bounds(c, pose, margin);
-    FirstBounds { aabb, inside_proxy: c.proxy_box.contains(&aabb), hint: c.proxy_hint }
 }
 
 /// Bodies per task when finalising on several threads, and per run of
@@ -511,7 +527,7 @@ type BodyRun<'r, 'w> = (
 );
 
 /// What a run of [`FINALIZE_CHUNK`] finished bodies (the last one shorter)
-/// leaves to the serial part of [`World::finalize`], noted by the parallel
+/// leaves to the serial part of [`Finalize::finalize`], noted by the parallel
 /// part as it finishes them: the serial part then visits only the runs with
 /// something left to do instead of every body.
 #[derive(Clone, Copy, Debug)]
@@ -542,14 +558,14 @@ pub(crate) struct FinishedBody {
     fast: bool,
     /// It is swept against the fixed and kinematic bodies.
     sweeps: bool,
-    /// It is written back after the sweeps ([`World::sweep_at_immovables`]),
+    /// It is written back after the sweeps ([`Finalize::sweep_at_immovables`]),
     /// not in place: it sweeps, or it is kinematic (and may be swept against).
     waits: bool,
     /// How it is written back.
     writing: Writing,
 }
 
-/// How [`World::finalize`] writes a finished body back.
+/// How [`Finalize::finalize`] writes a finished body back.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Writing {
     /// Its motion is not finite: the serial pass holds it still.
@@ -564,7 +580,7 @@ pub(crate) enum Writing {
     Refit,
     /// A dynamic body with several colliders, written by the parallel pass:
     /// the serial pass lists its colliders, whose bounds are then computed
-    /// on the pool ([`World::bound_colliders`]), and whose proxies move with
+    /// on the pool ([`Finalize::bound_colliders`]), and whose proxies move with
     /// the batch of [`Writing::Moved`].
     Several,
     /// A dynamic body with one collider, whose new bounds left its proxy:
@@ -666,16 +682,6 @@ impl FinishedBody {
     }
 }
 
-/// A body's first collider's new swept bounds.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FirstBounds {
-    aabb: Aabb,
-    /// The bounds fit in the collider's broad-phase proxy: it need not move.
-    inside_proxy: bool,
-    /// Where the broad phase keeps that proxy, as the collider last heard.
-    hint: lamina_broadphase::ProxyHint,
-}
-
 /// The end-of-step state of body `b` from its solver state `state` (its
 /// bounds are left for later: continuous collision may still move it).
 fn finish_body(b: &crate::Body, state: &BodyState, dt: Real, sleep_speed: Real) -> FinishedBody {
@@ -704,13 +710,6 @@ fn finish_body(b: &crate::Body, state: &BodyState, dt: Real, sleep_speed: Real) 
         waits: false,
         writing: Writing::Refit,
     }
-}
-
-/// Collider `c`'s bounds on a body at `pose`, grown by `margin`: the reach
-/// of its speculative contacts. Faster motion is continuous collision's
-/// business, so the bounds need not stretch ahead with speed.
-pub(crate) fn contact_bounds(c: &crate::Collider, pose: &Isometry, margin: Real) -> Aabb {
-    c.shape.aabb(&(pose * c.local_pose)).loosened(margin)
 }
 
 #[cfg(test)]
@@ -776,17 +775,18 @@ mod tests {
                     let b = &world.bodies[c.body];
                     let at = format!("collider {key:?}, step {step}, {threads} threads");
                     assert_eq!(c.aabb, contact_bounds(c, &b.pose, margin), "{at}: bounds");
-                    assert_eq!(world.broad_phase.fat_aabb(key), Some(c.proxy_box), "{at}: proxy box");
+                    assert_eq!(world.broad_phase.all().fat_aabb(key), Some(c.proxy_box), "{at}: proxy box");
                     assert!(c.proxy_box.contains(&c.aabb), "{at}: bounds in the proxy");
-                    assert_eq!(world.broad_phase.hint(key), Some(c.proxy_hint), "{at}: hint");
+                    assert_eq!(world.broad_phase.all().hint(key), Some(c.proxy_hint), "{at}: hint");
                     if b.kind != crate::BodyKind::Dynamic {
-                        let fat = world.immovable_index.fat_aabb(key).expect("an immovable proxy");
+                        let fat = world.broad_phase.immovable().fat_aabb(key).expect("an immovable proxy");
                         assert!(fat.contains(&c.aabb), "{at}: immovable bounds");
                     }
                 }
-                moved += world.finished.iter().filter(|f| matches!(f.writing, Writing::Moved(_))).count();
-                most_waiting = most_waiting.max(world.finished.iter().filter(|f| f.waits).count());
-                most_several = most_several.max(world.collider_poses.len());
+                moved +=
+                    world.finish.finished.iter().filter(|f| matches!(f.writing, Writing::Moved(_))).count();
+                most_waiting = most_waiting.max(world.finish.finished.iter().filter(|f| f.waits).count());
+                most_several = most_several.max(world.finish.collider_poses.len());
             }
             assert!(moved > 0, "bodies moved their proxies");
             assert!(most_waiting >= SHARED_FROM, "swept bodies written on several threads");

@@ -31,6 +31,7 @@
 
 mod awake;
 mod body;
+mod broad_phase;
 mod chain;
 mod collider;
 mod contact;

@@ -217,7 +217,7 @@ impl World {
         check_ray(ray, max_toi)?;
         let mut best: Option<(ColliderKey, Real)> = None;
         let mut normal = Vec2::zeros();
-        let _ = self.broad_phase.cast_ray_with(ray, max_toi, |key, _| {
+        let _ = self.broad_phase.all().cast_ray_with(ray, max_toi, |key, _| {
             let reach = best.map_or(max_toi, |b| b.1);
             if let Some(c) = self.filtered(key, filter)
                 && let Some(hit) = c.shape.cast_ray(&self.collider_pose(c), ray, reach)
@@ -257,7 +257,7 @@ impl World {
     ) -> Result<(), WorldError> {
         check_ray(ray, max_toi)?;
         out.clear();
-        let _ = self.broad_phase.cast_ray_with(ray, max_toi, |key, _| {
+        let _ = self.broad_phase.all().cast_ray_with(ray, max_toi, |key, _| {
             if let Some(c) = self.filtered(key, filter)
                 && let Some(hit) = c.shape.cast_ray(&self.collider_pose(c), ray, max_toi)
             {
@@ -294,7 +294,7 @@ impl World {
     ) -> Result<(), WorldError> {
         check_box(aabb)?;
         out.clear();
-        let _ = self.broad_phase.query_with(aabb, |key| {
+        let _ = self.broad_phase.all().query_with(aabb, |key| {
             if let Some(c) = self.filtered(key, filter)
                 && c.shape.aabb(&self.collider_pose(c)).intersects(aabb)
             {
@@ -328,7 +328,7 @@ impl World {
             }
         }
         out.clear();
-        let _ = self.broad_phase.query_with(&Aabb::new(point, point), |key| {
+        let _ = self.broad_phase.all().query_with(&Aabb::new(point, point), |key| {
             if let Some(c) = self.filtered(key, filter)
                 && c.shape.contains_point(&self.collider_pose(c), &point)
             {
@@ -368,7 +368,7 @@ impl World {
         let bounds = shape.aabb(pose);
         check_box(&bounds)?;
         out.clear();
-        let _ = self.broad_phase.query_with(&bounds, |key| {
+        let _ = self.broad_phase.all().query_with(&bounds, |key| {
             if let Some(c) = self.filtered(key, filter)
                 && lamina_narrowphase::intersects(shape, pose, &c.shape, &self.collider_pose(c))
             {
@@ -421,7 +421,7 @@ impl World {
         let swept = start.merged(&Aabb::new(start.mins + motion, start.maxs + motion));
         check_box(&swept)?;
         let mut best: Option<(ColliderKey, lamina_narrowphase::Toi)> = None;
-        let _ = self.broad_phase.query_with(&swept, |key| {
+        let _ = self.broad_phase.all().query_with(&swept, |key| {
             let Some(c) = self.filtered(key, filter) else { return };
             let reach = best.map_or(max_toi, |(_, t)| t.time);
             let still = Vec2::zeros();

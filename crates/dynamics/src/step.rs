@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use lamina_geometry::Real;
 
 use crate::contact_set::ContactParts;
-use crate::finalize::finalize_shares;
+use crate::finalize::{Finalize, finalize_shares};
 use crate::parallel::pace::{Sharing, Threads};
 use crate::parallel::pool_poller::with_poller;
 use crate::settings::{MAX_TIME_STEP, MIN_TIME_STEP};
@@ -44,7 +44,6 @@ impl World {
         };
         self.threads = if shared { pool } else { Threads::ALONE };
         self.broad_phase.set_shares_work(shared);
-        self.immovable_index.set_shares_work(shared);
         self.solver.threads = self.threads;
         // The solver's pace tries and times only in the steady runs of the
         // step's, which its tries would skew.
@@ -73,7 +72,9 @@ impl World {
         }
         self.wake_changed_joints();
         if bodies_changed {
-            self.refresh_stale_bounds();
+            let margin = self.settings.speculative_distance;
+            let stale = &mut self.wake_scratch;
+            self.broad_phase.refresh_stale(&mut self.bodies, &mut self.colliders, margin, stale);
         }
         self.update_pairs();
         self.profile.broad_phase = laps.lap();
@@ -83,7 +84,19 @@ impl World {
 
         self.solve(dt, &mut laps);
 
-        self.finalize(dt);
+        Finalize {
+            settings: &self.settings,
+            bodies: &mut self.bodies,
+            colliders: &mut self.colliders,
+            joints: &mut self.joints,
+            contacts: &mut self.contacts,
+            broad_phase: &mut self.broad_phase,
+            solver: &mut self.solver,
+            profile: &mut self.profile,
+            threads: self.threads,
+            buffers: &mut self.finish,
+        }
+        .finalize(dt);
         self.profile.finalize = laps.lap();
 
         if self.settings.enable_sleep {
@@ -113,8 +126,7 @@ impl World {
             events: &mut self.events,
             settings: &self.settings,
         };
-        let (broad_phase, immovable) = (&mut self.broad_phase, &mut self.immovable_index);
-        self.contacts.follow_pairs(broad_phase, immovable, self.threads, &mut parts);
+        self.contacts.follow_pairs(&mut self.broad_phase, self.threads, &mut parts);
     }
 
     /// Gathers the awake bodies and lists their joints and contacts for the
@@ -287,11 +299,11 @@ mod tests {
         shared.set_sharing(Sharing::Always);
         let (alone_hashes, taken_alone) = step_watched(&mut alone, 40, |w| {
             assert!(w.profile().ran_alone && w.threads == Threads::ALONE);
-            assert!(!w.broad_phase.shares_work() && !w.immovable_index.shares_work());
+            assert!(!w.broad_phase.all().shares_work() && !w.broad_phase.immovable().shares_work());
         });
         let (shared_hashes, taken_shared) = step_watched(&mut shared, 40, |w| {
             assert!(!w.profile().ran_alone && w.threads.count() == 3);
-            assert!(w.broad_phase.shares_work() && w.immovable_index.shares_work());
+            assert!(w.broad_phase.all().shares_work() && w.broad_phase.immovable().shares_work());
         });
         assert_eq!(taken_alone, 0, "work of the steps alone ran on the other threads");
         assert!(taken_shared > 0, "no work of the shared steps ran on the other threads");

@@ -1,18 +1,18 @@
 //! The [`World`]: it owns bodies, colliders, joints and contacts, and steps them.
 
-use lamina_broadphase::SweepAndPrune;
 use lamina_geometry::tolerance::WORLD_AABB_MARGIN;
 use lamina_geometry::{Isometry, MassProperties, Real, Vec2, validate_rotation};
 use slotmap::SlotMap;
 
 use crate::awake::AwakeLists;
 use crate::body::{Body, BodyDesc, BodyKind, BodyMut};
+use crate::broad_phase::BroadPhase;
 use crate::chain::Chain;
 use crate::collider::{Collider, ColliderDesc};
 use crate::contact::Contact;
 use crate::contact_set::{ContactParts, ContactSet};
 use crate::events::{ContactEvent, ContactHitEvent, Events, SensorEvent};
-use crate::finalize::{FinishedBody, FinishedRun};
+use crate::finalize::FinalizeBuffers;
 use crate::free_slots::FreeSlots;
 use crate::island::Islands;
 use crate::joint::Joint;
@@ -23,10 +23,6 @@ use crate::slot_keys::SlotKeys;
 use crate::solver::Solver;
 use crate::{BodyKey, ChainKey, ColliderKey, JointKey, WorldError, WorldSettings};
 
-/// The pair filter of the immovable index's proxies: they pair with nothing,
-/// so its `update_pairs` only keeps its regions in order.
-const NO_PAIRS: lamina_broadphase::PairFilter = lamina_broadphase::PairFilter { category: 0, mask: 0 };
-
 /// A 2D physics world: bodies with colliders, stepped by [`World::step`].
 pub struct World {
     pub(crate) settings: WorldSettings,
@@ -34,11 +30,8 @@ pub struct World {
     /// The bodies' keys again, by slot, for the solver's listing of them.
     pub(crate) body_keys: SlotKeys<BodyKey>,
     pub(crate) colliders: SlotMap<ColliderKey, Collider>,
-    pub(crate) broad_phase: SweepAndPrune<ColliderKey>,
-    /// The colliders of fixed and kinematic bodies again, with the same
-    /// bounds, for continuous collision's sweeps against them alone. It never
-    /// makes pairs.
-    pub(crate) immovable_index: SweepAndPrune<ColliderKey>,
+    /// The colliders' sweep-and-prunes: every one, and the immovable ones.
+    pub(crate) broad_phase: BroadPhase,
     pub(crate) joints: SlotMap<JointKey, Joint>,
     pub(crate) chains: SlotMap<ChainKey, Chain>,
     /// A joint was handed out by `joint_mut` since the last step.
@@ -64,27 +57,9 @@ pub struct World {
     pub(crate) solver: Solver,
     /// What is awake, listed without walking the maps when little is.
     pub(crate) awake: AwakeLists,
-    pub(crate) finished: Vec<FinishedBody>,
-    /// What each run of finished bodies leaves to `finalize`'s serial part.
-    pub(crate) finished_runs: Vec<FinishedRun>,
-    /// The bodies and colliders `finalize` writes back, borrowed for one
-    /// step: kept empty between steps as buffers of pointer-sized elements.
-    pub(crate) borrowed_bodies: Vec<usize>,
-    pub(crate) borrowed_colliders: Vec<usize>,
-    /// The awake bodies `finalize` writes after the sweeps, by solver
-    /// index, and their finished states once swept.
-    pub(crate) waiting: Vec<u32>,
-    pub(crate) swept: Vec<FinishedBody>,
+    pub(crate) finish: FinalizeBuffers,
     /// Bodies to wake or refresh, gathered before they are visited.
     pub(crate) wake_scratch: Vec<BodyKey>,
-    /// Fast bullets with their motion and how much of it they may keep.
-    pub(crate) bullet_moves: Vec<(BodyKey, lamina_narrowphase::Sweep, Real)>,
-    /// The broad-phase proxies `finalize` moves, with their new bounds.
-    pub(crate) proxy_moves: Vec<lamina_broadphase::Refit<ColliderKey>>,
-    /// The colliders of finished bodies with several, at their bodies' new
-    /// poses, and the move each one's proxy needs, if any.
-    pub(crate) collider_poses: Vec<(ColliderKey, lamina_geometry::Isometry)>,
-    pub(crate) collider_moves: Vec<Option<lamina_broadphase::Refit<ColliderKey>>>,
     /// How the steps share their work with the pool; the threads this
     /// step's stages may share it with; and the pace that chooses between
     /// the pool and the calling thread alone for whole steps (`parallel/pace.rs`).
@@ -106,7 +81,6 @@ impl Clone for World {
             body_keys: self.body_keys.clone(),
             colliders: self.colliders.clone(),
             broad_phase: self.broad_phase.clone(),
-            immovable_index: self.immovable_index.clone(),
             joints: self.joints.clone(),
             chains: self.chains.clone(),
             joint_changes_pending: self.joint_changes_pending,
@@ -120,17 +94,8 @@ impl Clone for World {
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
             awake: AwakeLists::default(),
-            finished: Vec::new(),
-            finished_runs: Vec::new(),
-            borrowed_bodies: Vec::new(),
-            borrowed_colliders: Vec::new(),
-            waiting: Vec::new(),
-            swept: Vec::new(),
+            finish: FinalizeBuffers::default(),
             wake_scratch: Vec::new(),
-            bullet_moves: Vec::new(),
-            proxy_moves: Vec::new(),
-            collider_poses: Vec::new(),
-            collider_moves: Vec::new(),
             sharing: self.sharing,
             threads: Threads::default(),
             step_pace: Pace::for_steps(),
@@ -159,16 +124,12 @@ impl World {
     }
 
     fn build(settings: WorldSettings) -> Self {
-        let broad_phase =
-            SweepAndPrune::with_margin(WORLD_AABB_MARGIN).unwrap_or_else(|_| SweepAndPrune::new());
-        let immovable_index = broad_phase.clone();
         Self {
             settings,
             bodies: SlotMap::with_key(),
             body_keys: SlotKeys::default(),
             colliders: SlotMap::with_key(),
-            broad_phase,
-            immovable_index,
+            broad_phase: BroadPhase::default(),
             joints: SlotMap::with_key(),
             chains: SlotMap::with_key(),
             joint_changes_pending: false,
@@ -182,17 +143,8 @@ impl World {
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
             awake: AwakeLists::default(),
-            finished: Vec::new(),
-            finished_runs: Vec::new(),
-            borrowed_bodies: Vec::new(),
-            borrowed_colliders: Vec::new(),
-            waiting: Vec::new(),
-            swept: Vec::new(),
+            finish: FinalizeBuffers::default(),
             wake_scratch: Vec::new(),
-            bullet_moves: Vec::new(),
-            proxy_moves: Vec::new(),
-            collider_poses: Vec::new(),
-            collider_moves: Vec::new(),
             // Unit tests on a pool share their steps' work whatever the
             // timings, so that what they cover does not depend on the machine.
             sharing: if cfg!(test) { Sharing::Always } else { Sharing::Paced },
@@ -291,21 +243,14 @@ impl World {
         desc.validate()?;
         let pose = self.bodies.get(body).ok_or(WorldError::StaleBody(body))?.pose;
         let collider = Collider::from_desc(body, desc, &pose);
-        let (aabb, filter) = (collider.aabb, collider.filter.pair_filter());
         let key = self.colliders.insert(collider);
         self.free_slots.colliders.inserted(key);
-        if self.broad_phase.insert_filtered(key, aabb, filter).is_err() {
+        let immovable = self.bodies[body].kind != BodyKind::Dynamic;
+        if !self.broad_phase.insert(key, &mut self.colliders[key], immovable) {
             // Unreachable for a validated shape at a finite pose; undo, to keep the world whole.
             self.colliders.remove(key);
             self.free_slots.colliders.removed(key);
             return Err(WorldError::InvalidBodyProperty { name: "collider bounds", value: Real::NAN });
-        }
-        if let (Some(fat), Some(hint)) = (self.broad_phase.fat_aabb(key), self.broad_phase.hint(key)) {
-            self.colliders[key].proxy_box = fat;
-            self.colliders[key].proxy_hint = hint;
-        }
-        if self.bodies[body].kind != BodyKind::Dynamic {
-            let _ = self.immovable_index.insert_filtered(key, aabb, NO_PAIRS);
         }
         self.bodies[body].colliders.push(key);
         self.bodies[body].bounds_stale = true;
@@ -348,8 +293,7 @@ impl World {
     /// Removes a collider from the broad phase and destroys its contacts,
     /// waking the bodies on the other side.
     fn detach_collider(&mut self, key: ColliderKey) {
-        let _ = self.broad_phase.remove(key);
-        let _ = self.immovable_index.remove(key);
+        self.broad_phase.remove(key);
         let (contacts, mut parts) = self.contact_parts();
         contacts.destroy_of_collider(key, &mut parts);
         if self.colliders.remove(key).is_some() {
@@ -470,7 +414,8 @@ impl World {
         let body = self.bodies.get_mut(key).ok_or(WorldError::StaleBody(key))?;
         body.pose = pose;
         body.center = pose * body.local_center;
-        self.refresh_bounds(key, None);
+        let margin = self.settings.speculative_distance;
+        self.broad_phase.refresh(body, &mut self.colliders, None, margin);
         self.wake_body(key);
         Ok(())
     }

@@ -111,7 +111,7 @@ fn row(
         proxy_box: _,  // taken back from the broad phase
         proxy_hint: _, // likewise
     } = collider;
-    let p = crate::finalize::contact_bounds(collider, &bodies[*body].pose, margin);
+    let p = crate::broad_phase::contact_bounds(collider, &bodies[*body].pose, margin);
     let t = local_pose.translation.vector;
     let reals = [
         t.x,
@@ -233,13 +233,13 @@ pub(crate) fn restore_bounds(world: &mut World, read: &CollidersIn) -> Result<()
     let margin = world.settings.speculative_distance;
     for (i, (key, c)) in world.colliders.iter_mut().enumerate() {
         let r = read.bounds(i);
-        let p = crate::finalize::contact_bounds(c, &world.bodies[c.body].pose, margin);
+        let p = crate::broad_phase::contact_bounds(c, &world.bodies[c.body].pose, margin);
         c.aabb = Aabb::new(
             Point::new(unflip(p.mins.x, r[0]), unflip(p.mins.y, r[1])),
             Point::new(unflip(p.maxs.x, r[2]), unflip(p.maxs.y, r[3])),
         );
-        c.proxy_box = world.broad_phase.fat_aabb(key).ok_or("a collider has no broad-phase proxy")?;
-        c.proxy_hint = world.broad_phase.hint(key).unwrap_or(ProxyHint::NONE);
+        c.proxy_box = world.broad_phase.all().fat_aabb(key).ok_or("a collider has no broad-phase proxy")?;
+        c.proxy_hint = world.broad_phase.all().hint(key).unwrap_or(ProxyHint::NONE);
     }
     Ok(())
 }

@@ -74,6 +74,7 @@ use lamina_broadphase::SweepAndPrune;
 use lamina_geometry::{Aabb, Isometry, Point, Real, Shape};
 
 use crate::body::Body;
+use crate::broad_phase::BroadPhase;
 use crate::chain::Chain;
 use crate::collider::Collider;
 use crate::contact::Contact;
@@ -327,8 +328,8 @@ impl World {
     /// Part D: both broad-phase structures.
     fn write_part_d(&self) -> (Vec<u8>, Vec<u8>) {
         let mut packer = Packer::with_capacity(4096 + 64 * self.colliders.len());
-        broad_phase::write(&self.broad_phase, &mut packer);
-        broad_phase::write(&self.immovable_index, &mut packer);
+        broad_phase::write(self.broad_phase.all(), &mut packer);
+        broad_phase::write(self.broad_phase.immovable(), &mut packer);
         compressed(packer)
     }
 
@@ -367,8 +368,7 @@ impl World {
             joints: joint_layout.free_list(),
             chains: chain_layout.free_list(),
         };
-        world.broad_phase = d.broad_phase;
-        world.immovable_index = d.immovable_index;
+        world.broad_phase = BroadPhase::from_parts(d.broad_phase, d.immovable_index);
         world.islands = islands;
         world.joint_changes_pending = rest.joint_changes_pending;
         world.body_changes_pending = rest.body_changes_pending;
@@ -432,7 +432,7 @@ impl World {
             }
         }
         for (key, c) in &self.colliders {
-            if !self.bodies.contains_key(c.body) || !self.broad_phase.contains(key) {
+            if !self.bodies.contains_key(c.body) || !self.broad_phase.all().contains(key) {
                 return Err(format!("collider {key:?} has no body or no broad-phase proxy"));
             }
         }
