@@ -13,8 +13,12 @@
 //! hold the same keys, so the step computes the same bits either way: which
 //! way was taken shows only in its time.
 
+use slotmap::SlotMap;
+
+use crate::body::Body;
+use crate::island::Islands;
 use crate::key_set::KeySet;
-use crate::{BodyKey, ContactKey, JointKey, World};
+use crate::{BodyKey, ContactKey, JointKey};
 
 /// How many bodies (fixed ones included) per awake one a world needs before
 /// its step lists what is awake instead of walking every map: the walk reads
@@ -41,51 +45,51 @@ pub(crate) struct AwakeLists {
     pub force_few: Option<bool>,
 }
 
-impl World {
-    /// Chooses how this step finds what is awake, and lists the awake bodies
-    /// if they are few.
-    pub(crate) fn choose_awake_listing(&mut self) {
-        let few = ASLEEP_PER_AWAKE * self.islands.awake_body_count() <= self.bodies.len();
+impl AwakeLists {
+    /// Chooses how this step finds what is awake, in a world of `bodies`
+    /// whose awake islands are `islands`, and lists the awake bodies if they
+    /// are few.
+    pub(crate) fn choose(&mut self, islands: &Islands, bodies: usize) {
+        let few = ASLEEP_PER_AWAKE * islands.awake_body_count() <= bodies;
         #[cfg(test)]
-        let few = self.awake.force_few.unwrap_or(few);
-        self.awake.few = few;
+        let few = self.force_few.unwrap_or(few);
+        self.few = few;
         if few {
-            self.list_awake_bodies();
+            self.list_bodies(islands);
         }
     }
 
-    /// Lists the awake movable bodies in key order (again, after wake-ups).
-    pub(crate) fn list_awake_bodies(&mut self) {
-        let lists = &mut self.awake;
-        for key in self.islands.awake_members() {
-            lists.body_set.insert(key);
+    /// Lists the awake movable bodies of `islands` in key order (again,
+    /// after wake-ups).
+    pub(crate) fn list_bodies(&mut self, islands: &Islands) {
+        for key in islands.awake_members() {
+            self.body_set.insert(key);
         }
-        lists.bodies.clear();
-        lists.body_set.drain_sorted_into(&mut lists.bodies);
+        self.bodies.clear();
+        self.body_set.drain_sorted_into(&mut self.bodies);
     }
 
-    /// Appends the contacts of the listed awake bodies to `out`, in key order,
-    /// each once.
-    pub(crate) fn awake_contacts(&mut self, out: &mut Vec<ContactKey>) {
-        let lists = &mut self.awake;
-        for &body in &lists.bodies {
-            for &contact in &self.bodies[body].contacts {
-                lists.contact_set.insert(contact);
+    /// Appends the contacts of the listed awake bodies (of `bodies`) to
+    /// `out`, in key order, each once.
+    pub(crate) fn contacts(&mut self, bodies: &SlotMap<BodyKey, Body>, out: &mut Vec<ContactKey>) {
+        for &body in &self.bodies {
+            for &contact in &bodies[body].contacts {
+                self.contact_set.insert(contact);
             }
         }
-        lists.contact_set.drain_sorted_into(out);
+        self.contact_set.drain_sorted_into(out);
     }
 
-    /// Lists the joints of the listed awake bodies in key order, each once.
-    pub(crate) fn list_awake_joints(&mut self) {
-        let lists = &mut self.awake;
-        for &body in &lists.bodies {
-            for &joint in &self.bodies[body].joints {
-                lists.joint_set.insert(joint);
+    /// Lists the joints of the listed awake bodies (of `bodies`) in key
+    /// order, each once.
+    pub(crate) fn list_joints(&mut self, bodies: &SlotMap<BodyKey, Body>) {
+        for &body in &self.bodies {
+            for &joint in &bodies[body].joints {
+                self.joint_set.insert(joint);
             }
         }
-        lists.joints.clear();
-        lists.joint_set.drain_sorted_into(&mut lists.joints);
+        self.joints.clear();
+        self.joint_set.drain_sorted_into(&mut self.joints);
     }
 }
 

@@ -25,7 +25,12 @@ use crate::collider::Collider;
 use crate::contact::{Contact, ContactPointState, ManifoldFrame};
 use crate::events::ContactHitEvent;
 use crate::parallel::disjoint::{borrow_each, recycle};
-use crate::{BodyKey, ColliderKey, ContactKey, World, WorldSettings};
+use crate::awake::AwakeLists;
+use crate::contact_set::ContactSet;
+use crate::events::Events;
+use crate::island::Islands;
+use crate::parallel::pace::Threads;
+use crate::{BodyKey, ColliderKey, ContactKey, WorldSettings};
 
 /// Below this many contacts the narrow phase runs on the calling thread.
 const NARROW_PARALLEL_MIN: usize = 256;
@@ -378,7 +383,23 @@ impl NarrowPhase {
     }
 }
 
-impl World {
+/// The narrow phase of one step, with the parts of the world it reads and
+/// changes: the contacts it refreshes, the bodies and colliders they are
+/// computed from, the events it reports, the islands it links and wakes,
+/// and the lists of what is awake.
+pub(crate) struct NarrowPhaseStep<'w> {
+    pub settings: &'w WorldSettings,
+    pub bodies: &'w mut SlotMap<BodyKey, Body>,
+    pub colliders: &'w SlotMap<ColliderKey, Collider>,
+    pub contacts: &'w mut ContactSet,
+    pub islands: &'w mut Islands,
+    pub awake: &'w mut AwakeLists,
+    pub events: &'w mut Events,
+    pub narrow: &'w mut NarrowPhase,
+    pub threads: Threads,
+}
+
+impl NarrowPhaseStep<'_> {
     /// Refreshes the manifold of every contact with an awake body, reports
     /// touching changes, and wakes sleeping bodies that something touches.
     ///
@@ -389,13 +410,13 @@ impl World {
     /// changes (events, links, wake-ups) are then applied in a serial pass in
     /// key order, so the result does not depend on the thread count.
     pub(crate) fn update_contacts(&mut self) {
-        self.choose_awake_listing();
+        self.awake.choose(self.islands, self.bodies.len());
         let mut keys = std::mem::take(&mut self.narrow.keys);
         let mut summaries = std::mem::take(&mut self.narrow.summaries);
         keys.clear();
         let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(&mut self.narrow.borrowed));
         if self.awake.few {
-            self.awake_contacts(&mut keys);
+            self.awake.contacts(self.bodies, &mut keys);
             // The keys come from the bodies' lists, which hold live contacts
             // only; checked before any contact is borrowed.
             assert!(
@@ -424,7 +445,7 @@ impl World {
             // recycled.
             unsafe { borrow_each(self.contacts.map_mut(), keys.iter().copied(), &mut borrowed) };
         }
-        let (bodies, colliders, settings) = (&self.bodies, &self.colliders, &self.settings);
+        let (bodies, colliders, settings) = (&*self.bodies, self.colliders, self.settings);
         let mut manifolds = std::mem::take(&mut self.narrow.manifolds);
         let mut changes = std::mem::take(&mut self.narrow.changes);
         let mut change_counts = std::mem::take(&mut self.narrow.change_counts);
@@ -507,7 +528,7 @@ impl World {
                     let bodies = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
                     let threshold = self.settings.hit_event_threshold;
                     let change = (place, run.1[place].change());
-                    let change = ContactChange::of(c, bodies, change, &self.colliders, threshold);
+                    let change = ContactChange::of(c, bodies, change, self.colliders, threshold);
                     self.apply_change(&change, run, &mut links, &mut to_wake);
                 }
             }
@@ -515,14 +536,14 @@ impl World {
         self.narrow.changes = changes;
         self.narrow.change_counts = change_counts;
         for &key in &to_wake {
-            self.wake_body(key);
+            self.islands.wake_body(self.bodies, key);
         }
         // Islands follow the touching changes, after the wake-ups above.
         for &(a, b, touching) in &links {
             if touching {
-                self.islands.link(&mut self.bodies, a, b);
+                self.islands.link(self.bodies, a, b);
             } else {
-                self.islands.unlink(&self.bodies, a);
+                self.islands.unlink(self.bodies, a);
             }
         }
         // Only `to_wake` wakes an island here: a contact that starts touching
@@ -585,11 +606,11 @@ impl World {
     /// passes over. The listing of the solver's constraints then finds them
     /// as it finds them among every contact, and completes their manifolds.
     fn list_contacts_woken(&mut self) {
-        self.list_awake_bodies();
+        self.awake.list_bodies(self.islands);
         let mut now = std::mem::take(&mut self.narrow.relisted);
         now.clear();
-        self.awake_contacts(&mut now);
-        let n = &mut self.narrow;
+        self.awake.contacts(self.bodies, &mut now);
+        let n = &mut *self.narrow;
         if now.len() == n.keys.len() {
             n.relisted = now;
             return; // every contact now awake was listed

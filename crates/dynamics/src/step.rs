@@ -9,6 +9,7 @@ use lamina_geometry::Real;
 
 use crate::contact_set::ContactParts;
 use crate::finalize::{Finalize, finalize_shares};
+use crate::narrow_phase::NarrowPhaseStep;
 use crate::parallel::pace::{Sharing, Threads};
 use crate::parallel::pool_poller::with_poller;
 use crate::settings::{MAX_TIME_STEP, MIN_TIME_STEP};
@@ -129,6 +130,23 @@ impl World {
         self.contacts.follow_pairs(&mut self.broad_phase, self.threads, &mut parts);
     }
 
+    /// The manifolds of the contacts with an awake body brought up to date,
+    /// with the events, wake-ups and island links their changes ask for.
+    pub(crate) fn update_contacts(&mut self) {
+        NarrowPhaseStep {
+            settings: &self.settings,
+            bodies: &mut self.bodies,
+            colliders: &self.colliders,
+            contacts: &mut self.contacts,
+            islands: &mut self.islands,
+            awake: &mut self.awake,
+            events: &mut self.events,
+            narrow: &mut self.narrow,
+            threads: self.threads,
+        }
+        .update_contacts();
+    }
+
     /// Gathers the awake bodies and lists their joints and contacts for the
     /// solver (substeps of `h` seconds), completing the solver manifolds of
     /// contacts whose bodies woke after the narrow phase. Returns how many
@@ -139,7 +157,7 @@ impl World {
         // `awake.rs`); the solver then visits no sleeping body or joint.
         let few = self.awake.few;
         if few {
-            self.list_awake_joints();
+            self.awake.list_joints(&self.bodies);
         }
         let (awake_bodies, awake_joints) = (&self.awake.bodies[..], &self.awake.joints[..]);
         // The solver may borrow bodies by the mirror's keys unchecked: a
