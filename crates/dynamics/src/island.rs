@@ -266,6 +266,35 @@ impl Islands {
         }
     }
 
+    /// Wakes the bodies of `bodies` that asked to be woken (changed by the
+    /// user since the last step), gathered first in `scratch`.
+    pub fn wake_requested(&mut self, bodies: &mut SlotMap<BodyKey, Body>, scratch: &mut Vec<BodyKey>) {
+        scratch.clear();
+        scratch.extend(bodies.iter().filter(|(_, b)| b.wake_requested).map(|(k, _)| k));
+        for &key in scratch.iter() {
+            bodies[key].wake_requested = false;
+            self.wake_body(bodies, key);
+        }
+    }
+
+    /// Wakes the bodies of the joints of `joints` changed since the last
+    /// step, gathered first in `scratch`.
+    pub fn wake_changed_joints(
+        &mut self,
+        bodies: &mut SlotMap<BodyKey, Body>,
+        joints: &mut SlotMap<JointKey, Joint>,
+        scratch: &mut Vec<BodyKey>,
+    ) {
+        scratch.clear();
+        for j in joints.values_mut().filter(|j| j.wake_requested) {
+            j.wake_requested = false;
+            scratch.extend([j.desc.body_a, j.desc.body_b]);
+        }
+        for &body in scratch.iter() {
+            self.wake_body(bodies, body);
+        }
+    }
+
     /// Wakes the island of `key`.
     pub fn wake(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
         let id = bodies[key].island;

@@ -722,24 +722,6 @@ impl World {
             linear_speed,
         })
     }
-
-    /// Wakes the bodies of joints changed since the last step (looked for only
-    /// when a joint was handed out for changes).
-    pub(crate) fn wake_changed_joints(&mut self) {
-        if !std::mem::take(&mut self.joint_changes_pending) {
-            return;
-        }
-        let mut bodies = std::mem::take(&mut self.wake_scratch);
-        bodies.clear();
-        for j in self.joints.values_mut().filter(|j| j.wake_requested) {
-            j.wake_requested = false;
-            bodies.extend([j.desc.body_a, j.desc.body_b]);
-        }
-        for &body in &bodies {
-            self.wake_body(body);
-        }
-        self.wake_scratch = bodies;
-    }
 }
 
 /// The joint of `desc` between bodies at `pose_a` and `pose_b`; B's centre of

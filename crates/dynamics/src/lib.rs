@@ -21,11 +21,8 @@
 //! Joints ([`JointDesc`]: revolute, prismatic, weld, distance, wheel, motor
 //! and mouse) are solved in the same soft step as the contacts.
 //!
-//! One [`World::step`] runs, in this order: the broad phase (pairs of fat boxes
-//! that began or stopped overlapping create and destroy contacts), the narrow
-//! phase (each contact with an awake body refreshes its manifold, carrying
-//! impulses over by feature id), the solver (see `solver/mod.rs`), finalisation
-//! (poses, sleep timers, bounds) and sleep (resting islands fall asleep).
+//! [`World::step`]'s stages, each with its file and function, are listed in
+//! one place: the top of `step.rs`.
 
 #![warn(missing_docs)]
 

@@ -20,15 +20,15 @@ use lamina_narrowphase::{contact_manifold_and_gap, intersects};
 use rayon::prelude::*;
 use slotmap::SlotMap;
 
+use crate::awake::AwakeLists;
 use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
 use crate::contact::{Contact, ContactPointState, ManifoldFrame};
-use crate::events::ContactHitEvent;
-use crate::parallel::disjoint::{borrow_each, recycle};
-use crate::awake::AwakeLists;
 use crate::contact_set::ContactSet;
+use crate::events::ContactHitEvent;
 use crate::events::Events;
 use crate::island::Islands;
+use crate::parallel::disjoint::{borrow_each, recycle};
 use crate::parallel::pace::Threads;
 use crate::{BodyKey, ColliderKey, ContactKey, WorldSettings};
 

@@ -1,7 +1,24 @@
-//! [`World::step`]: broad phase, narrow phase, solver, finalisation and sleep,
-//! in that order. Each stage lives with its subsystem: contacts in
-//! `contact.rs`, the solver's stages in `solver/stages.rs`, finalisation in
-//! `finalize.rs`, sleep in `island.rs`.
+//! [`World::step`], stage by stage. This list is the step's order; the code
+//! and the docs elsewhere point here rather than repeat it. Each stage is a
+//! method of a part of the world, handed the other parts it reads and writes
+//! (`run_stages` below is the list as code):
+//!
+//! | # | stage | file | function |
+//! |---|---|---|---|
+//! | 1 | the last step's events cleared (unless kept) | `events.rs` | `Events::clear` |
+//! | 2 | bodies and joints changed by the user woken | `island.rs` | `Islands::wake_requested`, `Islands::wake_changed_joints` |
+//! | 3 | bounds of bodies added or moved refreshed | `broad_phase.rs` | `BroadPhase::refresh_stale` |
+//! | 4 | broad phase: pairs that began and ended make and destroy contacts | `contact_set.rs` | `ContactSet::follow_pairs` (over `BroadPhase::update_pairs`) |
+//! | 5 | narrow phase: every contact with an awake body refreshed; its events, wake-ups and island links | `narrow_phase.rs` | `NarrowPhaseStep::update_contacts` |
+//! | 6 | the awake bodies and their constraints gathered and coloured | `solver/soft_step.rs`, `narrow_phase.rs` | `Solver::gather_bodies`, `Solver::gather_constraints`, `NarrowPhase::complete_manifolds` |
+//! | 7 | joints prepared | `solver/soft_step.rs` | `Solver::prepare` |
+//! | 8 | the substeps on the solver's team (its passes listed in `solver/soft_step.rs`) | `solver/soft_step.rs` | `Solver::run_substeps` |
+//! | 9 | impulses stored for the next step's warm start | `solver/soft_step.rs` | `Solver::store_impulses` |
+//! | 10 | finalisation: poses written back, fast bodies swept, sleep timers, bounds and proxies | `finalize.rs` | `Finalize::finalize` |
+//! | 11 | resting islands put to sleep | `island.rs` | `Islands::sleep_resting` |
+//!
+//! Around the list, [`World::step`] chooses whether the step shares its work
+//! with the rayon pool or runs on the calling thread alone (`parallel/`).
 
 use std::time::{Duration, Instant};
 
@@ -60,64 +77,52 @@ impl World {
         Ok(())
     }
 
-    /// The stages of [`World::step`], for a valid `dt`.
+    /// The stages of [`World::step`] (listed at the top of this file), for a
+    /// valid `dt`, each timed into the step's profile.
     fn run_stages(&mut self, dt: Real) {
         let mut laps = Laps::start();
-        if !self.settings.keep_events {
-            self.clear_events();
-        }
-        // Bodies are looked over only when something may have changed them.
-        let bodies_changed = std::mem::take(&mut self.body_changes_pending);
-        if bodies_changed {
-            self.wake_requested_bodies();
-        }
-        self.wake_changed_joints();
-        if bodies_changed {
-            let margin = self.settings.speculative_distance;
-            let stale = &mut self.wake_scratch;
-            self.broad_phase.refresh_stale(&mut self.bodies, &mut self.colliders, margin, stale);
-        }
-        self.update_pairs();
+        self.clear_old_events(); // 1
+        self.wake_changed(); // 2, 3
+        self.update_pairs(); // 4
         self.profile.broad_phase = laps.lap();
-
-        self.update_contacts();
+        self.update_contacts(); // 5
         self.profile.narrow_phase = laps.lap();
-
-        self.solve(dt, &mut laps);
-
-        Finalize {
-            settings: &self.settings,
-            bodies: &mut self.bodies,
-            colliders: &mut self.colliders,
-            joints: &mut self.joints,
-            contacts: &mut self.contacts,
-            broad_phase: &mut self.broad_phase,
-            solver: &mut self.solver,
-            profile: &mut self.profile,
-            threads: self.threads,
-            buffers: &mut self.finish,
-        }
-        .finalize(dt);
+        self.solve(dt, &mut laps); // 6 to 9
+        self.finalize(dt); // 10
         self.profile.finalize = laps.lap();
-
-        if self.settings.enable_sleep {
-            let body_count = self.solver.states.len();
-            self.islands.sleep_resting(
-                &mut self.bodies,
-                self.contacts.map(),
-                &self.joints,
-                body_count,
-                self.settings.time_to_sleep,
-            );
-        }
+        self.sleep(); // 11
         self.profile.sleep = laps.lap();
-
         self.profile.contacts = self.contacts.len();
         self.profile.step = laps.total();
     }
 
-    /// The broad phase's pairs that began and ended made into new and
-    /// destroyed contacts.
+    /// Stage 1: the last step's events go, unless the world keeps them.
+    fn clear_old_events(&mut self) {
+        if !self.settings.keep_events {
+            self.events.clear();
+        }
+    }
+
+    /// Stages 2 and 3: the bodies and joints the user changed since the last
+    /// step are woken, and the bodies added or moved get their bounds.
+    /// Bodies are looked over only when something may have changed them.
+    fn wake_changed(&mut self) {
+        let bodies_changed = std::mem::take(&mut self.body_changes_pending);
+        let scratch = &mut self.wake_scratch;
+        if bodies_changed {
+            self.islands.wake_requested(&mut self.bodies, scratch);
+        }
+        if std::mem::take(&mut self.joint_changes_pending) {
+            self.islands.wake_changed_joints(&mut self.bodies, &mut self.joints, scratch);
+        }
+        if bodies_changed {
+            let margin = self.settings.speculative_distance;
+            self.broad_phase.refresh_stale(&mut self.bodies, &mut self.colliders, margin, scratch);
+        }
+    }
+
+    /// Stage 4: the broad phase's pairs that began and ended made into new
+    /// and destroyed contacts.
     pub(crate) fn update_pairs(&mut self) {
         let mut parts = ContactParts {
             bodies: &mut self.bodies,
@@ -130,8 +135,9 @@ impl World {
         self.contacts.follow_pairs(&mut self.broad_phase, self.threads, &mut parts);
     }
 
-    /// The manifolds of the contacts with an awake body brought up to date,
-    /// with the events, wake-ups and island links their changes ask for.
+    /// Stage 5: the manifolds of the contacts with an awake body brought up
+    /// to date, with the events, wake-ups and island links their changes ask
+    /// for.
     pub(crate) fn update_contacts(&mut self) {
         NarrowPhaseStep {
             settings: &self.settings,
@@ -147,11 +153,11 @@ impl World {
         .update_contacts();
     }
 
-    /// Gathers the awake bodies and lists their joints and contacts for the
-    /// solver (substeps of `h` seconds), completing the solver manifolds of
-    /// contacts whose bodies woke after the narrow phase. Returns how many
-    /// joints and contacts are listed, and how many contacts with an awake
-    /// body touch.
+    /// Stage 6: gathers the awake bodies and lists their joints and contacts
+    /// for the solver (substeps of `h` seconds), completing the solver
+    /// manifolds of contacts whose bodies woke after the narrow phase.
+    /// Returns how many joints and contacts are listed, and how many contacts
+    /// with an awake body touch.
     pub(crate) fn list_constraints(&mut self, h: Real) -> (usize, usize, usize) {
         // A world mostly asleep lists what is awake from its islands (see
         // `awake.rs`); the solver then visits no sleeping body or joint.
@@ -179,21 +185,21 @@ impl World {
         counts
     }
 
-    /// Runs the solver's stages over the awake bodies and their constraints,
-    /// timing the solver and its substeps.
+    /// Stages 6 to 9: the solver over the awake bodies and their
+    /// constraints, timing the solver and its substeps.
     fn solve(&mut self, dt: Real, laps: &mut Laps) {
         let settings = self.settings;
         let substeps = settings.substeps.max(1);
         let h = dt / substeps as Real;
 
-        let (joints, contacts, touching) = self.list_constraints(h);
+        let (joints, contacts, touching) = self.list_constraints(h); // 6
         let (narrow, s) = (&self.narrow, &mut self.solver);
         debug_assert!(narrow.manifolds_are_current(s.contact_places(), self.contacts.map(), &self.bodies));
-        s.prepare(&self.bodies, &self.joints, &settings, h);
+        s.prepare(&self.bodies, &self.joints, &settings, h); // 7
         let preparing = laps.lap();
-        s.run_substeps(&narrow.manifolds, &settings, substeps, h);
+        s.run_substeps(&narrow.manifolds, &settings, substeps, h); // 8
         let substep_time = laps.lap();
-        s.store_impulses(self.contacts.map_mut(), &self.narrow.keys, &mut self.joints, h);
+        s.store_impulses(self.contacts.map_mut(), &self.narrow.keys, &mut self.joints, h); // 9
         self.profile.substeps = substep_time;
         self.profile.solver = preparing + substep_time + laps.lap();
 
@@ -201,6 +207,33 @@ impl World {
         self.profile.constraints = contacts;
         self.profile.touching_contacts = touching;
         self.profile.joints = joints;
+    }
+
+    /// Stage 10: the solver's motion written back to the bodies, fast
+    /// bodies swept, sleep timers and bounds brought up to date.
+    fn finalize(&mut self, dt: Real) {
+        Finalize {
+            settings: &self.settings,
+            bodies: &mut self.bodies,
+            colliders: &mut self.colliders,
+            joints: &mut self.joints,
+            contacts: &mut self.contacts,
+            broad_phase: &mut self.broad_phase,
+            solver: &mut self.solver,
+            profile: &mut self.profile,
+            threads: self.threads,
+            buffers: &mut self.finish,
+        }
+        .finalize(dt);
+    }
+
+    /// Stage 11: islands that rested long enough fall asleep.
+    fn sleep(&mut self) {
+        if self.settings.enable_sleep {
+            let body_count = self.solver.states.len();
+            let (bodies, contacts, joints) = (&mut self.bodies, self.contacts.map(), &self.joints);
+            self.islands.sleep_resting(bodies, contacts, joints, body_count, self.settings.time_to_sleep);
+        }
     }
 }
 

@@ -340,18 +340,6 @@ impl World {
         (&mut self.contacts, parts)
     }
 
-    /// Wakes sleeping bodies the user changed since the last step.
-    pub(crate) fn wake_requested_bodies(&mut self) {
-        let mut to_wake = std::mem::take(&mut self.wake_scratch);
-        to_wake.clear();
-        to_wake.extend(self.bodies.iter().filter(|(_, b)| b.wake_requested).map(|(k, _)| k));
-        for &key in &to_wake {
-            self.bodies[key].wake_requested = false;
-            self.wake_body(key);
-        }
-        self.wake_scratch = to_wake;
-    }
-
     /// Wakes every sleeping body.
     pub fn wake_all(&mut self) {
         let sleeping: Vec<BodyKey> =

@@ -10,7 +10,7 @@
 //! does, so it is measured ([`Pace`]). Two paces run: the world's, over
 //! whole steps (`step.rs`, where [`Sharing`] lets a program choose the way
 //! itself), and the solver's, over its substeps in the steady steps that
-//! share (`solver/stages.rs`).
+//! share (`solver/soft_step.rs`).
 //!
 //! Which way runs never changes a result: every stage gives the same bits on
 //! any number of threads. Each way keeps its own buffers from step to step,

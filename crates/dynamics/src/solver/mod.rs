@@ -1,34 +1,39 @@
 //! The soft-step solver (after Box2D v3's "soft step", E. Catto, 2024).
 //!
-//! One step of length `dt` is split into `n` substeps of `h = dt / n`. Joints
+//! A step of length `dt` is split into `n` substeps of `h = dt / n`. Joints
 //! and contacts are prepared once per step (anchors, effective masses,
-//! softness; the contacts as the first stages on the solver's team of
-//! threads), then every substep runs, in this order:
+//! softness); each substep integrates velocities, applies the accumulated
+//! impulses (warm start), solves joints and contacts with a soft bias that
+//! pulls errors out like a stiff, damped spring (speculative contact points
+//! and joint limits may close their gap, no more), integrates positions as
+//! per-body deltas from the step's start, and relaxes (solves again without
+//! the bias, removing the velocity it added). Restitution and the impulses
+//! stored for the next step's warm start close the solve. Where this sits in
+//! the step is `step.rs`'s list; the solver's passes, in their order, are
+//! listed in `soft_step.rs` ([`Solver::run_substeps`]).
 //!
-//! 1. integrate velocities (gravity, forces, damping);
-//! 2. warm start: apply the accumulated impulses;
-//! 3. solve joints and contacts with a soft bias that pulls errors out like a
-//!    stiff, damped spring (speculative contact points and joint limits may
-//!    close their gap, no more);
-//! 4. integrate positions, as per-body deltas from the step's start;
-//! 5. relax: solve again without the bias, removing the velocity the bias added.
+//! The constraints are coloured in `constraint_graph.rs` so that one colour's
+//! can be solved in parallel, by a team of threads that stays for the whole
+//! solve (`team.rs`): contacts, plain point joints and revolute joints with
+//! springs, motors or limits four at a time in SIMD lanes
+//! (`contact_bundle.rs`, `joints/point_bundle.rs`, `joints/revolute_bundle.rs`;
+//! eight on x86-64 processors with AVX, `avx.rs`; a pass's work on one
+//! bundle in `passes.rs`, dispatched to a width in `lane_width.rs`), other
+//! joints one by one (`joints/`). Bodies carry only deltas (position and
+//! rotation since the step began) through the substeps, and contact
+//! separation is recomputed from those deltas, which keeps precision far
+//! from the world origin.
 //!
-//! After the substeps, restitution drives the normal velocity of contact points
-//! that approached fast enough to `−e·v_before`, and the impulses are stored for
-//! the next step's warm start. Each stage is a method of [`Solver`]
-//! (`stages.rs`); the constraints are coloured in `constraint_graph.rs` so that
-//! one colour's can be solved in parallel, by a team of threads that stays for the whole solve (`team.rs`): contacts, plain
-//! point joints and revolute joints with springs, motors or limits four at a
-//! time in SIMD lanes (`contact_bundle.rs`, `joints/point_bundle.rs`,
-//! `joints/revolute_bundle.rs`; eight on x86-64 processors with AVX, `avx.rs`,
-//! the passes in `passes.rs`, dispatched to a width in `lane_width.rs`), other joints one by one (`joints/`). Bodies carry only deltas (position and rotation since
-//! the step began) through the substeps, and contact separation is recomputed from
-//! those deltas, which keeps precision far from the world origin.
+//! Words: a *stage* is one of the step's, in `step.rs`; a *pass* is one of
+//! the solver's sweeps over a list of items (a colour's constraints, or the
+//! bodies) that the team shares out in blocks; a [`passes::LanePass`] is
+//! what a pass does to one bundle of lanes.
 
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 pub(crate) mod avx;
 pub(crate) mod body_state;
 pub(crate) mod bundles;
+pub(crate) mod color_passes;
 pub(crate) mod constraint_graph;
 pub(crate) mod contact_bundle;
 pub(crate) mod contact_solver;
@@ -38,10 +43,10 @@ pub(crate) mod joints;
 pub(crate) mod lane_width;
 pub(crate) mod lanes;
 pub(crate) mod passes;
-pub(crate) mod stages;
+pub(crate) mod soft_step;
 pub(crate) mod team;
 
-pub(crate) use stages::Solver;
+pub(crate) use soft_step::Solver;
 
 use lamina_geometry::Real;
 

@@ -1,54 +1,54 @@
-//! Running the solver's stages on a team of threads that stays together for
+//! Running the solver's passes on a team of threads that stays together for
 //! the whole solve.
 //!
-//! A step's solve is a long list of short stages: fill each colour's contact
+//! A step's solve is a long list of short passes: fill each colour's contact
 //! bundles; per substep, integrate the velocities, warm start each colour,
 //! solve each colour, integrate the positions, relax each colour; after the
 //! substeps, restitution per colour and the contacts' impulses gathered.
-//! With four substeps and a dozen colours that is over a hundred stages of
-//! some tens of microseconds each. Handing each stage to the thread pool on
-//! its own (a fork and a join per stage) pays a wake-up and a hand-over per
-//! stage, which grew with the thread count until it ate the gain: on a
+//! With four substeps and a dozen colours that is over a hundred passes of
+//! some tens of microseconds each. Handing each pass to the thread pool on
+//! its own (a fork and a join per pass) pays a wake-up and a hand-over per
+//! pass, which grew with the thread count until it ate the gain: on a
 //! 16-core machine large_pyramid's solver took 3.2 ms on one thread and 2.05
 //! on sixteen.
 //!
 //! Here the caller leads and up to `threads − 1` helpers join it once per
-//! solve, all of them staying until the last stage is done. A stage is cut into
-//! blocks, and each member has a share of them, the same part of every stage:
+//! solve, all of them staying until the last pass is done. A pass is cut into
+//! blocks, and each member has a share of them, the same part of every pass:
 //! it runs the blocks of its share first, in order, then claims any block
 //! of the others' shares still unclaimed (an atomic bit per block), until
-//! none is left; the leader, once every block of a stage is done, opens the
-//! next. Helpers wait for the next stage spinning, not sleeping, so that a
-//! stage starts in well under a microsecond.
+//! none is left; the leader, once every block of a pass is done, opens the
+//! next. Helpers wait for the next pass spinning, not sleeping, so that a
+//! pass starts in well under a microsecond.
 //!
-//! The shares keep each member on the same bodies from stage to stage: the
+//! The shares keep each member on the same bodies from pass to pass: the
 //! constraints of a colour lie in the order they were listed, near their
 //! bodies' indices, so the blocks a member runs in one colour touch much the
 //! bodies its blocks touched in the last, still in its own cache. Claimed
 //! from one counter, the blocks fell to the members by turns, and a body's
-//! state crossed between the cores' caches at nearly every stage; on the
+//! state crossed between the cores' caches at nearly every pass; on the
 //! two-core machine the shares cut the substeps on two threads by 5 to 15 %
 //! (none for smash). Where a colour's constraints mix bodies from all over
 //! (spinner, tumbler) two threads still solve the contacts slower than one;
-//! the pace (`parallel/pace.rs`) then runs the stages on the calling thread alone.
+//! the pace (`parallel/pace.rs`) then runs the passes on the calling thread alone.
 //!
 //! **Determinism.** What a block computes depends on its items alone: items
-//! of one stage share no movable body (constraints of one colour, see
+//! of one pass share no movable body (constraints of one colour, see
 //! `constraint_graph.rs`; bodies one by one in integration), so which thread
-//! runs a block, and in which order blocks finish, changes no bit. A stage
+//! runs a block, and in which order blocks finish, changes no bit. A pass
 //! marked serial (the overflow colour, whose constraints may share bodies) is
 //! one block, run in item order.
 //!
 //! **Progress.** Nothing waits for a helper to arrive: the leader does every
 //! block no one else has claimed, so a pool busy elsewhere (many worlds
 //! stepped side by side) only means a smaller team. A helper that arrives
-//! after the last stage finds the team finished and leaves at once. The
+//! after the last pass finds the team finished and leaves at once. The
 //! leader waits only for blocks already claimed, each of which is being run.
 //! A panic in any member ends the team (the others stop waiting) and is passed
 //! on to the caller by the pool. A helper taken by a thread of a busy pool
 //! (worlds stepped side by side) holds that thread until the solve ends; it
 //! is the newest job on its queue, so threads take it only once older work
-//! there is gone, and a world too small to share its stages forms no team.
+//! there is gone, and a world too small to share its passes forms no team.
 
 use std::marker::PhantomData;
 use std::ops::Range;
@@ -56,21 +56,21 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use crate::parallel::handoff::{OnDrop, pause};
 
-/// Blocks per member of the team that a large stage is cut into: more than
+/// Blocks per member of the team that a large pass is cut into: more than
 /// one, so that a member slowed by something else leaves part of its share to
 /// the others, not so many that claiming them costs much.
 const BLOCKS_PER_MEMBER: usize = 4;
 
-/// The most blocks a stage is cut into: one bit each in the claim word.
+/// The most blocks a pass is cut into: one bit each in the claim word.
 const MAX_BLOCKS: usize = u64::BITS as usize;
 
-/// The value of the current stage once the team is finished.
+/// The value of the current pass once the team is finished.
 const FINISHED: usize = usize::MAX;
 
-/// One stage: `items` items of work `work`, cut into blocks of at least
-/// `min_block` items (a serial stage's block is all of them).
+/// One pass: `items` items of work `work`, cut into blocks of at least
+/// `min_block` items (a serial pass's block is all of them).
 #[derive(Clone, Copy, Debug)]
-struct Stage<W> {
+struct TeamPass<W> {
     work: W,
     items: usize,
     min_block: usize,
@@ -79,12 +79,12 @@ struct Stage<W> {
     blocks: usize,
 }
 
-/// A stage's counters, each on its own cache line: the blocks claimed, a bit
+/// A pass's counters, each on its own cache line: the blocks claimed, a bit
 /// each (set by every member as it starts a block), and the blocks done
 /// (added to as each ends, and watched by the leader), so that the two do not
 /// contend.
 #[derive(Default)]
-struct StageCounters {
+struct PassCounters {
     claimed: OwnLine,
     done: OwnLine,
 }
@@ -101,79 +101,85 @@ impl std::ops::Deref for OwnLine {
     }
 }
 
-/// The stages of one solve, kept with their counters from step to step so
+/// The passes of one solve, kept with their counters from step to step so
 /// that a warm step allocates nothing.
 pub(crate) struct Team<W> {
-    stages: Vec<Stage<W>>,
-    counters: Vec<StageCounters>,
+    passes: Vec<TeamPass<W>>,
+    counters: Vec<PassCounters>,
 }
 
 impl<W> Default for Team<W> {
     fn default() -> Self {
-        Self { stages: Vec::new(), counters: Vec::new() }
+        Self { passes: Vec::new(), counters: Vec::new() }
     }
 }
 
 impl<W: Copy + Send + Sync> Team<W> {
-    /// Forgets the stages of the last solve.
+    /// Forgets the passes of the last solve.
     pub fn clear(&mut self) {
-        self.stages.clear();
+        self.passes.clear();
     }
 
-    /// Adds a stage of `items` items of `work` that may be split into
-    /// blocks of at least `min_block` items. Stages without items are left out.
+    /// Adds a pass of `items` items of `work` that may be split into
+    /// blocks of at least `min_block` items. Passes without items are left out.
     pub fn push(&mut self, work: W, items: usize, min_block: usize) {
         if items > 0 {
-            self.stages.push(Stage { work, items, min_block: min_block.max(1), block_len: items, blocks: 1 });
+            self.passes.push(TeamPass {
+                work,
+                items,
+                min_block: min_block.max(1),
+                block_len: items,
+                blocks: 1,
+            });
         }
     }
 
-    /// How many stages the team runs.
+    /// How many passes the team runs.
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.stages.len()
+        self.passes.len()
     }
 
-    /// The items of every stage together: the work of a solve, to time it by.
+    /// The items of every pass together: the work of a solve, to time it by.
     pub fn items(&self) -> usize {
-        self.stages.iter().map(|s| s.items).sum()
+        self.passes.iter().map(|s| s.items).sum()
     }
 
-    /// Adds a stage of `items` items of `work` that one thread runs in order:
+    /// Adds a pass of `items` items of `work` that one thread runs in order:
     /// a block may hold no fewer than all of them.
     pub fn push_serial(&mut self, work: W, items: usize) {
         self.push(work, items, items);
     }
 
-    /// Runs every stage in order, calling `run(work, items)` on each block,
+    /// Runs every pass in order, calling `run(work, items)` on each block,
     /// on the calling thread and up to `threads − 1` helpers from the current
-    /// rayon pool; fewer if no stage has enough items to share.
+    /// rayon pool; fewer if no pass has enough items to share.
     pub fn run<F>(&mut self, threads: usize, run: &F)
     where
         F: Fn(W, Range<usize>) + Sync,
     {
-        let widest = self.stages.iter().map(|s| s.items / s.min_block).max();
+        let widest = self.passes.iter().map(|s| s.items / s.min_block).max();
         let members = threads.min(widest.unwrap_or(0)).max(1);
         if members == 1 {
-            for stage in &self.stages {
-                run(stage.work, 0..stage.items);
+            for pass in &self.passes {
+                run(pass.work, 0..pass.items);
             }
             return;
         }
-        for stage in &mut self.stages {
-            let blocks = block_count(stage.items, stage.min_block, members);
-            stage.block_len = stage.items.div_ceil(blocks);
-            stage.blocks = stage.items.div_ceil(stage.block_len);
+        for pass in &mut self.passes {
+            let blocks = block_count(pass.items, pass.min_block, members);
+            pass.block_len = pass.items.div_ceil(blocks);
+            pass.blocks = pass.items.div_ceil(pass.block_len);
         }
-        if self.counters.len() < self.stages.len() {
-            self.counters.resize_with(self.stages.len(), StageCounters::default);
+        if self.counters.len() < self.passes.len() {
+            self.counters.resize_with(self.passes.len(), PassCounters::default);
         }
-        for c in &self.counters[..self.stages.len()] {
+        for c in &self.counters[..self.passes.len()] {
             c.claimed.store(0, Ordering::Relaxed);
             c.done.store(0, Ordering::Relaxed);
         }
         let shared = Shared {
-            stages: &self.stages,
+            passes: &self.passes,
             counters: &self.counters,
             members,
             current: AtomicUsize::new(0),
@@ -184,14 +190,14 @@ impl<W: Copy + Send + Sync> Team<W> {
     }
 }
 
-/// How many blocks a stage of `items` items, at least `min_block` to a
+/// How many blocks a pass of `items` items, at least `min_block` to a
 /// block, is cut into for a team of `members`.
 fn block_count(items: usize, min_block: usize, members: usize) -> usize {
     (items / min_block).clamp(1, (BLOCKS_PER_MEMBER * members).min(MAX_BLOCKS))
 }
 
-/// Whether a stage of `items` items, at least `min_block` to a block, is ever
-/// cut into more than one block, whatever the size of the team: a stage that
+/// Whether a pass of `items` items, at least `min_block` to a block, is ever
+/// cut into more than one block, whatever the size of the team: a pass that
 /// is not runs on one thread.
 pub(crate) fn splits(items: usize, min_block: usize) -> bool {
     items >= 2 * min_block.max(1)
@@ -199,11 +205,11 @@ pub(crate) fn splits(items: usize, min_block: usize) -> bool {
 
 /// What the members of a team share while it works.
 struct Shared<'a, W, F> {
-    stages: &'a [Stage<W>],
-    counters: &'a [StageCounters],
+    passes: &'a [TeamPass<W>],
+    counters: &'a [PassCounters],
     /// The team's size: the leader is member 0, the helpers 1 and on.
     members: usize,
-    /// The open stage plus one; 0 before the first, [`FINISHED`] after the last.
+    /// The open pass plus one; 0 before the first, [`FINISHED`] after the last.
     current: AtomicUsize,
     /// Set when a member panicked: the others stop waiting.
     failed: AtomicBool,
@@ -223,16 +229,16 @@ impl<W: Copy + Send + Sync, F: Fn(W, Range<usize>) + Sync> Shared<'_, W, F> {
         }
     }
 
-    /// Opens the stages one by one, works on each, and waits for its blocks.
+    /// Opens the passes one by one, works on each, and waits for its blocks.
     fn lead(&self) {
         // Whatever happens, the helpers are released at the end.
         let _finish = OnDrop(|| self.current.store(FINISHED, Ordering::Release));
-        for (i, stage) in self.stages.iter().enumerate() {
+        for (i, pass) in self.passes.iter().enumerate() {
             self.current.store(i + 1, Ordering::Release);
             self.work_on(i, 0);
             let done = &self.counters[i].done;
             let mut spins = 0;
-            while done.load(Ordering::Acquire) < stage.blocks as u64 {
+            while done.load(Ordering::Acquire) < pass.blocks as u64 {
                 if self.failed.load(Ordering::Relaxed) {
                     return;
                 }
@@ -241,7 +247,7 @@ impl<W: Copy + Send + Sync, F: Fn(W, Range<usize>) + Sync> Shared<'_, W, F> {
         }
     }
 
-    /// Works on each stage the leader opens until the team is finished, as
+    /// Works on each pass the leader opens until the team is finished, as
     /// member `member`.
     fn help(&self, member: usize) {
         let _failed = OnDrop(|| {
@@ -266,13 +272,13 @@ impl<W: Copy + Send + Sync, F: Fn(W, Range<usize>) + Sync> Shared<'_, W, F> {
         }
     }
 
-    /// Claims and runs blocks of stage `i` until none is left, as member
+    /// Claims and runs blocks of pass `i` until none is left, as member
     /// `member`: the blocks of its share first, then those after it, round
     /// to the ones before.
     fn work_on(&self, i: usize, member: usize) {
-        let (stage, counters) = (&self.stages[i], &self.counters[i]);
-        let first = member * stage.blocks.div_ceil(self.members);
-        for block in (first..stage.blocks).chain(0..first.min(stage.blocks)) {
+        let (pass, counters) = (&self.passes[i], &self.counters[i]);
+        let first = member * pass.blocks.div_ceil(self.members);
+        for block in (first..pass.blocks).chain(0..first.min(pass.blocks)) {
             let bit = 1u64 << block;
             // A look first: most blocks of the others' shares are taken.
             if counters.claimed.load(Ordering::Relaxed) & bit != 0
@@ -280,19 +286,19 @@ impl<W: Copy + Send + Sync, F: Fn(W, Range<usize>) + Sync> Shared<'_, W, F> {
             {
                 continue;
             }
-            let start = block * stage.block_len;
-            (self.run)(stage.work, start..(start + stage.block_len).min(stage.items));
+            let start = block * pass.block_len;
+            (self.run)(pass.work, start..(start + pass.block_len).min(pass.items));
             // Release: the block's writes are seen by whoever sees it done.
             counters.done.fetch_add(1, Ordering::Release);
         }
     }
 }
 
-/// A slice whose items the blocks of a stage change, each block its own (or,
+/// A slice whose items the blocks of a pass change, each block its own (or,
 /// through [`BlockSlice::get`], each block the items its constraints name).
 ///
-/// The team guarantees what makes this sound: within a stage every item
-/// belongs to exactly one block, each block is run by one thread, and a stage
+/// The team guarantees what makes this sound: within a pass every item
+/// belongs to exactly one block, each block is run by one thread, and a pass
 /// opens only after every block of the one before is done (an acquire of the
 /// counter every block released).
 pub(crate) struct BlockSlice<'a, T> {
@@ -323,8 +329,8 @@ impl<'a, T> BlockSlice<'a, T> {
     /// # Safety
     ///
     /// No other reference to any of these items may be alive while the
-    /// returned one is: the caller runs one block of a stage, and no other
-    /// block of the stage holds any of its items.
+    /// returned one is: the caller runs one block of a pass, and no other
+    /// block of the pass holds any of its items.
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn range(&self, range: Range<usize>) -> &mut [T] {
         assert!(range.start <= range.end && range.end <= self.len);
@@ -337,24 +343,24 @@ impl<'a, T> BlockSlice<'a, T> {
 mod tests {
     use super::*;
 
-    /// A stage of items each added to a running total of its own, so
-    /// that a block run twice, skipped or run out of stage order shows.
+    /// A pass of items each added to a running total of its own, so
+    /// that a block run twice, skipped or run out of pass order shows.
     fn run_stages(threads: usize) -> Vec<u64> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let mut totals = vec![0u64; 1000];
         let mut team = Team::default();
-        for stage in 0..50u64 {
-            team.push(stage, 1000, 7);
+        for pass in 0..50u64 {
+            team.push(pass, 1000, 7);
         }
         team.push_serial(50, 1000);
         let slice = BlockSlice::new(&mut totals);
         pool.install(|| {
-            team.run(threads, &|stage: u64, items: Range<usize>| {
+            team.run(threads, &|pass: u64, items: Range<usize>| {
                 // SAFETY: one block's items.
                 for t in unsafe { slice.range(items) } {
-                    // Not commutative: a stage run before the one
+                    // Not commutative: a pass run before the one
                     // before it gives another number.
-                    *t = t.wrapping_mul(3).wrapping_add(stage);
+                    *t = t.wrapping_mul(3).wrapping_add(pass);
                 }
             })
         });
@@ -362,18 +368,18 @@ mod tests {
     }
 
     #[test]
-    fn every_item_runs_once_per_stage_in_stage_order() {
-        let expected = (0..=50u64).fold(0u64, |t, stage| t.wrapping_mul(3).wrapping_add(stage));
+    fn every_item_runs_once_per_pass_in_pass_order() {
+        let expected = (0..=50u64).fold(0u64, |t, pass| t.wrapping_mul(3).wrapping_add(pass));
         for threads in [1, 2, 3, 8, 20] {
             assert!(run_stages(threads).iter().all(|&t| t == expected), "{threads} threads");
         }
     }
 
-    /// `splits` tells, for any team, whether a stage is cut into more than
-    /// one block: the promise the solver relies on when it runs stages that
+    /// `splits` tells, for any team, whether a pass is cut into more than
+    /// one block: the promise the solver relies on when it runs passes that
     /// do not split one after the other on one thread.
     #[test]
-    fn stages_that_do_not_split_are_one_block_for_any_team() {
+    fn passes_that_do_not_split_are_one_block_for_any_team() {
         for min_block in [1, 2, 8, 256] {
             for items in 1..5 * min_block {
                 for members in 2..=16 {
@@ -388,13 +394,13 @@ mod tests {
     fn a_panicking_block_reaches_the_caller_without_hanging() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         let mut team = Team::default();
-        for stage in 0..20usize {
-            team.push(stage, 64, 1);
+        for pass in 0..20usize {
+            team.push(pass, 64, 1);
         }
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             pool.install(|| {
-                team.run(4, &|stage: usize, items: Range<usize>| {
-                    assert!(!(stage == 5 && items.contains(&40)), "block fails");
+                team.run(4, &|pass: usize, items: Range<usize>| {
+                    assert!(!(pass == 5 && items.contains(&40)), "block fails");
                 })
             })
         }));

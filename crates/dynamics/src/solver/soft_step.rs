@@ -1,14 +1,20 @@
-//! The solver's stages, each a method of [`Solver`], which owns their buffers.
+//! The [`Solver`], which owns the solve's buffers, and its part of the step
+//! (stages 6 to 9 of `step.rs`): [`Solver::gather_bodies`] and
+//! [`Solver::gather_constraints`], [`Solver::prepare`],
+//! [`Solver::run_substeps`] and [`Solver::store_impulses`].
 //!
-//! `World::solve` (in `step.rs`) runs them in order: gather the awake bodies,
-//! gather and colour the constraints, prepare the joints; then fill the
-//! contacts' bundles, and per substep integrate velocities, warm start,
-//! solve, integrate positions and relax; then apply restitution, gather the
-//! contacts' impulses and store the impulses. From filling the bundles to
-//! gathering the impulses, the stages run as one list on a team of threads
-//! (`team.rs`), colour by colour, each colour's joints, point joints and
-//! contacts together; a thread starts on the bundles of its own share of
-//! each colour, the ones it then starts on when solving.
+//! `run_substeps` runs the solver's passes as one list on a team of threads
+//! (`team.rs`), in this order, each constraint pass colour by colour (each
+//! colour's joints, point joints and contacts together):
+//!
+//! 1. pack: the contacts' bundles filled from the narrow phase's manifolds;
+//! 2. per substep: integrate velocities, warm start, solve, integrate
+//!    positions, relax;
+//! 3. restitution;
+//! 4. gather impulses: the contacts' impulses read back from the bundles.
+//!
+//! A thread starts on the bundles of its own share of each colour, the ones
+//! it then starts on when solving.
 
 use std::ops::Range;
 
@@ -20,8 +26,9 @@ use slotmap::SlotMap;
 
 use super::Softness;
 use super::body_state::{BodyParams, BodyState, States};
+use super::color_passes::{BODY_BLOCK, ColorView, Pass, color_passes};
 use super::constraint_graph::ColorOrder;
-use super::constraint_graph::{COLOR_COUNT, ConstraintGraph, OVERFLOW};
+use super::constraint_graph::{COLOR_COUNT, ConstraintGraph};
 use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
 use super::gather;
@@ -29,13 +36,10 @@ use super::integrate::Integration;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::joints::{JointBody, JointConstraint, JointContext};
-use super::lane_width::{
-    BundleBlocks, Bundles, Eight, eight_contacts, eight_pack_contacts, eight_points, eight_revolutes,
-    integrate,
-};
+use super::lane_width::{BundleBlocks, Bundles, Eight, integrate};
 use super::lanes::Lanes;
-use super::passes::{LanePass, Restitution, Solve, WarmStart};
-use super::team::{BlockSlice, Team, splits};
+use super::passes::{Restitution, Solve, WarmStart};
+use super::team::{BlockSlice, Team};
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
 use crate::free_slots::index_and_version;
@@ -95,8 +99,8 @@ pub(crate) struct Solver {
     /// with the grouped order).
     #[cfg(test)]
     keep_colour_order: bool,
-    /// Gives every colour a stage of its own (for tests that compare the
-    /// merged serial stages with the colours apart).
+    /// Gives every colour a pass of its own (for tests that compare the
+    /// merged serial passes with the colours apart).
     #[cfg(test)]
     colours_apart: bool,
     /// Solves revolute joints with angular rows one at a time (for tests
@@ -156,11 +160,11 @@ pub(crate) struct Solver {
     bundles: Bundles<ContactBundle, ContactBundle<Eight>>,
     /// `bundles[bundle_starts[c]..bundle_starts[c + 1]]` hold colour `c`.
     bundle_starts: [usize; COLOR_COUNT + 1],
-    /// The stages of the substeps and the threads that run them.
+    /// The passes of the substeps and the threads that run them.
     team: Team<Pass>,
     /// Whether the substeps run on the team or on one thread (`parallel/pace.rs`).
     pace: Pace,
-    /// The threads this step's stages may share their work with, and
+    /// The threads this step's passes may share their work with, and
     /// whether the step's pace is steady, the only steps in which the
     /// substeps' pace tries and times (both the world's, set at the start
     /// of each step).
@@ -210,16 +214,16 @@ impl Solver {
         self.keep_colour_order = true;
     }
 
-    /// Gives every colour a stage of its own, as if none could be merged
-    /// (for tests that compare the merged serial stages with that).
+    /// Gives every colour a pass of its own, as if none could be merged
+    /// (for tests that compare the merged serial passes with that).
     #[cfg(test)]
     pub fn keep_colours_apart(&mut self) {
         self.colours_apart = true;
     }
 
-    /// How many stages the last solve ran (for tests).
+    /// How many passes the last solve ran (for tests).
     #[cfg(test)]
-    pub fn stage_count(&self) -> usize {
+    pub fn pass_count(&self) -> usize {
         self.team.len()
     }
 
@@ -437,7 +441,7 @@ impl Solver {
     }
 
     /// Prepares the joints for the step, in parallel, and sizes the
-    /// contacts' bundles, which the solve's first stages fill.
+    /// contacts' bundles, which the solve's first passes fill.
     pub fn prepare(
         &mut self,
         bodies: &SlotMap<BodyKey, Body>,
@@ -528,7 +532,7 @@ impl Solver {
         );
 
         // The contacts are only counted into their bundles here: the team
-        // fills the bundles as the first stages of the solve (`run_substeps`).
+        // fills the bundles as the first passes of the solve (`run_substeps`).
         let order = if self.contacts_grouped { &self.grouped_contacts } else { &self.graph.contacts };
         self.bundles.size(order, &mut self.bundle_starts);
     }
@@ -544,7 +548,7 @@ impl Solver {
     /// member of the team starts on its own share of every colour, so that,
     /// unless another member claims part of it, its first pass finds those
     /// bundles in its own cache. (Where the substeps' pace, or the step's,
-    /// runs the stages on one thread, that thread does it all.)
+    /// runs the passes on one thread, that thread does it all.)
     pub fn run_substeps(
         &mut self,
         manifolds: &[SolverManifold],
@@ -559,25 +563,25 @@ impl Solver {
         let merge = merge && !self.colours_apart;
         let bodies = self.states.len();
         // A world of joints alone (a cloth, a grid) has no bundles to fill or
-        // impulses to stage: those stages are left out.
+        // impulses to gather: those passes are left out.
         let contacts = self.bundle_starts[COLOR_COUNT] > 0;
         let team = &mut self.team;
         team.clear();
         if contacts {
-            color_stages(team, &used, merge, Pass::Pack);
+            color_passes(team, &used, merge, Pass::Pack);
         }
         for _ in 0..substeps {
             team.push(Pass::IntegrateVelocities, bodies, BODY_BLOCK);
             if settings.enable_warm_starting {
-                color_stages(team, &used, merge, Pass::WarmStart);
+                color_passes(team, &used, merge, Pass::WarmStart);
             }
-            color_stages(team, &used, merge, Pass::Solve);
+            color_passes(team, &used, merge, Pass::Solve);
             team.push(Pass::IntegratePositions, bodies, BODY_BLOCK);
-            color_stages(team, &used, merge, Pass::Relax);
+            color_passes(team, &used, merge, Pass::Relax);
         }
-        color_stages(team, &used, merge, Pass::Restitution);
+        color_passes(team, &used, merge, Pass::Restitution);
         if contacts {
-            color_stages(team, &used, merge, Pass::StageImpulses);
+            color_passes(team, &used, merge, Pass::GatherImpulses);
         }
         let items = team.items();
         let (on_team, timed) = match (threads > 1, self.steady) {
@@ -591,9 +595,9 @@ impl Solver {
         let threshold = settings.restitution_threshold;
         let params = &self.params;
         let contact_order = if self.contacts_grouped { &self.grouped_contacts } else { &self.graph.contacts };
-        let staged = &mut self.contact_impulses;
-        staged.clear();
-        staged.resize(self.contact_places.len(), [(0.0, 0.0); 2]);
+        let gathered = &mut self.contact_impulses;
+        gathered.clear();
+        gathered.resize(self.contact_places.len(), [(0.0, 0.0); 2]);
         // Bodies are integrated as wide as the contacts are bundled.
         let eight = self.bundles.eight_lanes();
         let view = ColorView {
@@ -608,7 +612,7 @@ impl Solver {
             revolutes: BundleBlocks::new(&mut self.revolute_bundles),
             contacts: BundleBlocks::new(&mut self.bundles),
             states: States::new(&mut self.states),
-            staged: BlockSlice::new(staged),
+            gathered: BlockSlice::new(gathered),
         };
         // Contacts with immovable bodies are made twice as stiff (nothing on
         // the other side gives way), within the same limit.
@@ -634,11 +638,11 @@ impl Solver {
             }
         };
         let run = |pass: Pass, items: Range<usize>| {
-            // SAFETY (every arm): `items` is one block of this stage, which
+            // SAFETY (every arm): `items` is one block of this pass, which
             // no other block shares; body integration touches each body of
             // its block alone, a colour's constraints share no movable body.
             match pass {
-                // SAFETY: as above; the states are only read, and no stage
+                // SAFETY: as above; the states are only read, and no pass
                 // before the first integration writes them.
                 Pass::Pack(c) => unsafe { view.pack_colors(c, items, &source, &ahead) },
                 Pass::IntegrateVelocities => {
@@ -666,7 +670,7 @@ impl Solver {
                 Pass::Restitution(c) => unsafe {
                     view.run_colors(c, items, |_, _| {}, &Restitution { threshold, manifolds, places })
                 },
-                Pass::StageImpulses(c) => unsafe { view.stage_colors(c, items) },
+                Pass::GatherImpulses(c) => unsafe { view.gather_colors(c, items) },
             }
         };
         let start = timed.then(std::time::Instant::now);
@@ -712,9 +716,9 @@ impl Solver {
         joints: &mut SlotMap<JointKey, Joint>,
         h: Real,
     ) {
-        // Staged by the solve's last stages (`run_substeps`).
-        let (places, staged) = (&self.contact_places, &self.contact_impulses);
-        write_contact_impulses(staged, places, keys, contacts, &mut self.borrowed_contacts, self.threads);
+        // Gathered by the solve's last passes (`run_substeps`).
+        let (places, gathered) = (&self.contact_places, &self.contact_impulses);
+        write_contact_impulses(gathered, places, keys, contacts, &mut self.borrowed_contacts, self.threads);
         let places = &self.revolute_place;
         match &self.revolute_bundles {
             Bundles::Four(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
@@ -731,12 +735,12 @@ impl Solver {
             let (force, torque) = c.force_and_torque(h);
             (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
         }
-        let staged = &mut self.point_impulses;
+        let gathered = &mut self.point_impulses;
         match &self.point_bundles {
-            Bundles::Four(bundles) => stage_point_impulses(bundles, self.joint_keys.len(), staged),
-            Bundles::Eight(bundles, _) => stage_point_impulses(bundles, self.joint_keys.len(), staged),
+            Bundles::Four(bundles) => gather_point_impulses(bundles, self.joint_keys.len(), gathered),
+            Bundles::Eight(bundles, _) => gather_point_impulses(bundles, self.joint_keys.len(), gathered),
         }
-        store_point_impulses(staged, &self.joint_plain, &self.joint_keys, joints, h);
+        store_point_impulses(gathered, &self.joint_plain, &self.joint_keys, joints, h);
     }
 }
 
@@ -768,257 +772,6 @@ fn solver_index(solver_of_slot: &[(u32, u32)], key: BodyKey) -> u32 {
     }
 }
 
-/// Adds the stages of `pass` over the colours of `used` (see
-/// [`Solver::used_colors`]), in colour order: a stage for each colour whose
-/// constraints are shared out in blocks, and one serial stage for each run
-/// of consecutive colours that one thread would solve anyway (the overflow
-/// colour, and colours too small to split into two blocks).
-///
-/// Merging such a run changes nothing that is computed: each of its colours
-/// would be one block, run whole before the next opens, and the serial stage
-/// runs them whole in the same order. It saves a hand-over between threads
-/// per colour. A scene with one body touched by many (the tumbler's drum:
-/// its contacts take a colour each, fourteen colours of one contact and an
-/// overflow of some seventy) otherwise spends most of its stages waiting for
-/// one contact to be solved.
-fn color_stages(team: &mut Team<Pass>, used: &[(u8, usize)], merge: bool, pass: impl Fn(Colors) -> Pass) {
-    let alone =
-        |&(color, items): &(u8, usize)| color as usize == OVERFLOW || !splits(items, CONSTRAINT_BLOCK);
-    let mut at = 0;
-    while let Some(&(_, items)) = used.get(at) {
-        let rest = &used[at..];
-        let run =
-            if merge { rest.iter().take_while(|c| alone(c)).count() } else { usize::from(alone(&rest[0])) };
-        let stage = |len: usize| pass(Colors { first: at as u8, last: (at + len - 1) as u8 });
-        if run == 0 {
-            team.push(stage(1), items, CONSTRAINT_BLOCK);
-            at += 1;
-        } else {
-            team.push_serial(stage(run), rest[..run].iter().map(|&(_, items)| items).sum());
-            at += run;
-        }
-    }
-}
-
-/// The used colours (by place in [`Solver::used_colors`], which lists only
-/// colours that hold a constraint) `first..=last` that one stage solves: one
-/// colour (a block of its constraints), or a run of colours solved whole,
-/// one after the other, in a serial stage.
-#[derive(Clone, Copy, Debug)]
-struct Colors {
-    first: u8,
-    last: u8,
-}
-
-/// Bodies integrated per block, at least: a body takes a few nanoseconds.
-const BODY_BLOCK: usize = 256;
-
-/// Constraints (bundles, or joints solved alone) per block, at least: a
-/// bundle of eight contacts takes some tens of nanoseconds a pass.
-const CONSTRAINT_BLOCK: usize = 8;
-
-/// One stage of the solve: what the team runs on a block of items
-/// (bodies, or a colour's constraints).
-#[derive(Clone, Copy, Debug)]
-enum Pass {
-    Pack(Colors),
-    IntegrateVelocities,
-    IntegratePositions,
-    WarmStart(Colors),
-    Solve(Colors),
-    Relax(Colors),
-    Restitution(Colors),
-    StageImpulses(Colors),
-}
-
-/// The constraints and body states as the blocks of a stage share them.
-/// A colour's items are its joints solved alone, then its bundles of revolute
-/// joints with angular rows (which the one-joint code solved among the joints
-/// alone: in the overflow colour, whose constraints share bodies, the order
-/// is the one it had), of point joints, then of contacts; `*_starts[c]..*_starts[c + 1]` is
-/// colour `c`'s part of each list.
-struct ColorView<'a> {
-    /// The colours that hold a constraint, each with its count of items.
-    used: &'a [(u8, usize)],
-    /// The contacts in the order their bundles hold them.
-    contact_order: &'a ColorOrder,
-    joint_starts: &'a [usize; COLOR_COUNT + 1],
-    point_starts: &'a [usize; COLOR_COUNT + 1],
-    revolute_starts: &'a [usize; COLOR_COUNT + 1],
-    contact_starts: &'a [usize; COLOR_COUNT + 1],
-    joints: BlockSlice<'a, JointConstraint>,
-    points: BundleBlocks<'a, PointJointBundle, PointJointBundle<Eight>>,
-    revolutes: BundleBlocks<'a, RevoluteBundle, RevoluteBundle<Eight>>,
-    contacts: BundleBlocks<'a, ContactBundle, ContactBundle<Eight>>,
-    states: States<'a>,
-    /// Each contact's impulses per point, by constraint (see `contact_impulses`).
-    staged: BlockSlice<'a, [(Real, Real); 2]>,
-}
-
-impl ColorView<'_> {
-    /// The parts of `items` of colour `color` that fall in each list: its
-    /// joints solved alone, revolute bundles, point bundles and contact
-    /// bundles, as ranges of those lists.
-    fn parts(&self, color: u8, items: Range<usize>) -> [Range<usize>; 4] {
-        let c = color as usize;
-        let mut offset = 0;
-        // The part of `items` that falls in colour `c`'s range of one list,
-        // whose items follow the `offset` items of the lists before it.
-        let mut part = |starts: &[usize; COLOR_COUNT + 1]| {
-            let len = starts[c + 1] - starts[c];
-            let clip = |i: usize| i.clamp(offset, offset + len) - offset + starts[c];
-            let range = clip(items.start)..clip(items.end);
-            offset += len;
-            range
-        };
-        [
-            part(self.joint_starts),
-            part(self.revolute_starts),
-            part(self.point_starts),
-            part(self.contact_starts),
-        ]
-    }
-
-    /// Calls `f` on each colour of the stage of `colors` with its part of
-    /// `items`: the block itself for a stage of one colour; every item of
-    /// each colour in turn for a run of colours, which is a serial stage,
-    /// one block holding all of their items.
-    fn each_color(&self, colors: Colors, items: Range<usize>, mut f: impl FnMut(u8, Range<usize>)) {
-        match &self.used[colors.first as usize..=colors.last as usize] {
-            [(color, _)] => f(*color, items),
-            run => {
-                debug_assert_eq!(items, 0..run.iter().map(|&(_, items)| items).sum());
-                run.iter().for_each(|&(color, items)| f(color, 0..items));
-            }
-        }
-    }
-
-    /// The contact bundles among items `items` of the stage of `colors`,
-    /// a range of them per colour, each handed to `f`.
-    fn each_contact_range(&self, colors: Colors, items: Range<usize>, mut f: impl FnMut(Range<usize>)) {
-        self.each_color(colors, items, |color, items| {
-            let [_, _, _, contacts] = self.parts(color, items);
-            f(contacts);
-        });
-    }
-
-    /// Stages the impulses of the contact bundles among items `items` of the
-    /// stage of `colors` (see [`stage_contact_impulses`]).
-    ///
-    /// # Safety
-    ///
-    /// `items` is one block of a stage of these colours: no other thread
-    /// holds any of its bundles meanwhile.
-    unsafe fn stage_colors(&self, colors: Colors, items: Range<usize>) {
-        let staged = &self.staged;
-        self.each_contact_range(colors, items, |contacts| {
-            // SAFETY: the caller's promise; each contact is one lane of one
-            // bundle, so no two blocks stage the same contact.
-            unsafe {
-                self.contacts.run(
-                    contacts,
-                    &self.states,
-                    |b, _| stage_contact_impulses(b, staged),
-                    |bundles, _, _| bundles.iter().for_each(|b| stage_contact_impulses(b, staged)),
-                )
-            };
-        });
-    }
-
-    /// Fills the contact bundles among items `items` of the stage of
-    /// `colors` from `source`, as [`ColorView::run_colors`] runs a pass.
-    ///
-    /// # Safety
-    ///
-    /// `items` is one block of a stage of these colours: no other thread
-    /// holds any of its bundles meanwhile.
-    unsafe fn pack_colors(
-        &self,
-        colors: Colors,
-        items: Range<usize>,
-        source: &ContactSource,
-        ahead: &impl Fn(u32),
-    ) {
-        self.each_contact_range(colors, items, |contacts| {
-            // SAFETY: the caller's promise.
-            unsafe {
-                self.contacts.fill(
-                    contacts,
-                    self.contact_order,
-                    self.contact_starts,
-                    &|b, members| {
-                        source.pack(b, members);
-                        b.finish();
-                    },
-                    &|b, members, encoding| eight_pack_contacts(source, b, members, encoding),
-                    ahead,
-                )
-            };
-        });
-    }
-
-    /// Runs `joint` on the joints and `pass` on the bundles among items
-    /// `items` of the stage of `colors`: a block of one colour's items, or
-    /// every item of a run of colours, colour by colour.
-    ///
-    /// # Safety
-    ///
-    /// `items` is one block of a stage of these colours: no other thread
-    /// holds any of its constraints or their movable bodies meanwhile.
-    unsafe fn run_colors<P: LanePass>(
-        &self,
-        colors: Colors,
-        items: Range<usize>,
-        joint: impl Fn(&mut JointConstraint, &States),
-        pass: &P,
-    ) {
-        // SAFETY: the caller's promise, for each colour's part of the block.
-        self.each_color(colors, items, |color, items| unsafe { self.run(color, items, &joint, pass) });
-    }
-
-    /// Runs `joint` on the joints and `pass` on the bundles among items
-    /// `items` of colour `color`, in item order.
-    ///
-    /// # Safety
-    ///
-    /// `items` is one block of a stage of this colour: no other thread holds
-    /// any of its constraints or their movable bodies meanwhile.
-    unsafe fn run<P: LanePass>(
-        &self,
-        color: u8,
-        items: Range<usize>,
-        joint: impl Fn(&mut JointConstraint, &States),
-        pass: &P,
-    ) {
-        let [joints, revolutes, points, contacts] = self.parts(color, items);
-        let states = &self.states;
-        // SAFETY: the caller's promise, for each list's share of the block.
-        unsafe {
-            for j in self.joints.range(joints) {
-                joint(j, states);
-            }
-            self.revolutes.run(
-                revolutes,
-                states,
-                |b, st| pass.revolutes(b, st),
-                |b, st, e| eight_revolutes(pass, b, st, e),
-            );
-            self.points.run(
-                points,
-                states,
-                |b, st| pass.points(b, st),
-                |b, st, e| eight_points(pass, b, st, e),
-            );
-            self.contacts.run(
-                contacts,
-                states,
-                |b, st| pass.contacts(b, st),
-                |b, st, e| eight_contacts(pass, b, st, e),
-            );
-        }
-    }
-}
-
 /// A force or torque read off an impulse over a substep, within the finite
 /// numbers: a joint whose limit is `Real::MAX` newtons can reach an impulse of
 /// `Real::MAX · h`, which divided by `h` again may round past the largest
@@ -1044,33 +797,33 @@ fn take_revolute_impulses<W: Lanes>(
 }
 
 /// Puts each point joint bundle's accumulated impulses, per lane, at its
-/// joint's list index in `staged` (of `count` entries): bundles hold their
-/// joints in colour order, which jumps about memory, and `staged` is small
+/// joint's list index in `gathered` (of `count` entries): bundles hold their
+/// joints in colour order, which jumps about memory, and `gathered` is small
 /// enough to stay in the cache.
-fn stage_point_impulses<W: Lanes>(bundles: &[PointJointBundle<W>], count: usize, staged: &mut Vec<Vec2>) {
-    staged.clear();
-    staged.resize(count, Vec2::zeros());
+fn gather_point_impulses<W: Lanes>(bundles: &[PointJointBundle<W>], count: usize, gathered: &mut Vec<Vec2>) {
+    gathered.clear();
+    gathered.resize(count, Vec2::zeros());
     for bundle in bundles {
         for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
             if member != NO_INDEX {
-                staged[member as usize] = bundle.impulse(l);
+                gathered[member as usize] = bundle.impulse(l);
             }
         }
     }
 }
 
-/// Writes the staged impulses (`staged`, by list index) back to the plain
+/// Writes the gathered impulses (`gathered`, by list index) back to the plain
 /// point joints (`plain`) among the listed `keys`, with each joint's force
 /// over a substep of `h` seconds: in list order, which is key order, so the
 /// joints are visited as they lie in memory.
 fn store_point_impulses(
-    staged: &[Vec2],
+    gathered: &[Vec2],
     plain: &[bool],
     keys: &[JointKey],
     joints: &mut SlotMap<JointKey, Joint>,
     h: Real,
 ) {
-    for ((&linear, &key), _) in staged.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {
+    for ((&linear, &key), _) in gathered.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {
         let joint = &mut joints[key];
         if !(linear.x.is_finite() && linear.y.is_finite()) {
             joint.clear_impulses();
@@ -1081,38 +834,16 @@ fn store_point_impulses(
     }
 }
 
-/// Puts the impulses of `bundle`'s contacts, per point, in constraint order
-/// into `staged`. Bundles hold their contacts in colour order, which jumps
-/// about memory; `staged` is small enough to stay in the cache.
-///
-/// # Safety
-///
-/// No other thread writes the entries of `bundle`'s contacts meanwhile.
-#[inline(always)]
-unsafe fn stage_contact_impulses<W: Lanes>(
-    bundle: &ContactBundle<W>,
-    staged: &BlockSlice<[(Real, Real); 2]>,
-) {
-    for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
-        let at = staged.get(member as usize);
-        debug_assert!(at.is_some() || member == NO_INDEX, "contact {member} past the staged impulses");
-        if let Some(at) = at {
-            // SAFETY: in bounds; the caller's promise.
-            unsafe { at.write([bundle.impulses(l, 0), bundle.impulses(l, 1)]) };
-        }
-    }
-}
-
 /// Contacts per task when their impulses are written on several threads.
 const IMPULSE_WRITE_CHUNK: usize = 512;
 
-/// Writes the staged impulses to the contacts, in key order (constraint
+/// Writes the gathered impulses to the contacts, in key order (constraint
 /// order is key order), in parallel when there are many: each contact is a
 /// cache miss, and on one thread these writes were a serial part of the step
 /// as long as a twentieth of it. `buffer` holds the references' allocation
 /// from one step to the next (see [`recycle`]).
 fn write_contact_impulses(
-    staged: &[[(Real, Real); 2]],
+    gathered: &[[(Real, Real); 2]],
     places: &[u32],
     keys: &[ContactKey],
     contacts: &mut SlotMap<ContactKey, Contact>,
@@ -1132,247 +863,23 @@ fn write_contact_impulses(
     // each contact once), all live (above); the map is left alone until the
     // references are dropped, when `borrowed` is recycled below.
     unsafe { borrow_each(contacts, places.iter().map(|&p| keys[p as usize]), &mut borrowed) };
-    let write = |contacts: &mut [&mut Contact], staged: &[[(Real, Real); 2]]| {
-        for (contact, impulses) in contacts.iter_mut().zip(staged) {
+    let write = |contacts: &mut [&mut Contact], gathered: &[[(Real, Real); 2]]| {
+        for (contact, impulses) in contacts.iter_mut().zip(gathered) {
             for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
                 (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
             }
         }
     };
     if !threads.share(borrowed.len(), 2 * IMPULSE_WRITE_CHUNK) {
-        write(&mut borrowed, staged);
+        write(&mut borrowed, gathered);
     } else {
         borrowed
             .par_chunks_mut(IMPULSE_WRITE_CHUNK)
-            .zip(staged.par_chunks(IMPULSE_WRITE_CHUNK))
-            .for_each(|(contacts, staged)| write(contacts, staged));
+            .zip(gathered.par_chunks(IMPULSE_WRITE_CHUNK))
+            .for_each(|(contacts, gathered)| write(contacts, gathered));
     }
     *buffer = recycle(borrowed);
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{BodyDesc, ColliderDesc, World};
-    use lamina_geometry::Shape;
-
-    /// A world of several runs' bodies and contacts (sleeping, fixed and
-    /// kinematic bodies among them; free slots among the live ones and after
-    /// the last, and slots given out again under a newer version) lists the
-    /// same bodies and contacts on a pool of three threads as in a walk (the
-    /// oracle): every list of the solver and every body's solver index, step
-    /// after step, bodies removed between steps so that the lists shrink,
-    /// and the same bits after the steps.
-    #[test]
-    fn lists_made_on_the_pool_are_the_walks() {
-        let mut world = World::new(crate::WorldSettings::default());
-        let ground = world.add_body(BodyDesc::fixed());
-        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(200.0, 0.5))).unwrap();
-        let add = |world: &mut World, i: usize| {
-            let (x, y) = ((i % 150) as Real - 75.0, 1.0 + (i / 150) as Real);
-            let desc = match i % 7 {
-                0 => BodyDesc::dynamic().asleep(true),
-                1 => BodyDesc::kinematic().linear_velocity(Vec2::new(0.0, 0.1)),
-                2 => BodyDesc::fixed(),
-                _ => BodyDesc::dynamic(),
-            };
-            let b = world.add_body(desc.translation(x, y));
-            world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
-            b
-        };
-        let mut keys: Vec<BodyKey> = (0..5_000).map(|i| add(&mut world, i)).collect();
-        // Free slots among the live ones, half of them given out again.
-        for i in (0..keys.len()).rev().filter(|i| i % 11 == 0) {
-            world.remove_body(keys.remove(i)).expect("a live body");
-        }
-        for i in 5_000..5_220 {
-            keys.push(add(&mut world, i));
-        }
-        assert!(keys.iter().any(|&k| index_and_version(k).1 > 1), "a slot given out again");
-        // Free slots after the last live one: the walk's slot list ends there.
-        let last_slot = keys.iter().map(|&k| index_and_version(k).0).max().unwrap();
-        keys.retain(|&k| index_and_version(k).0 + 30 <= last_slot || world.remove_body(k).is_err());
-        assert!(
-            world.body_keys.by_slot().len()
-                > keys.iter().map(|&k| index_and_version(k).0 as usize).max().unwrap() + 1
-        );
-
-        world.awake.force_few = Some(false);
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-        let (mut walk, mut on_pool) = (world.clone(), world);
-        walk.solver.force_lists_on_pool = Some(false);
-        on_pool.solver.force_lists_on_pool = Some(true);
-        let mut listed = usize::MAX;
-        for step in 0..4 {
-            if step >= 2 {
-                // Fewer bodies and contacts than the step before.
-                for &key in keys.iter().skip(step).step_by(5) {
-                    walk.remove_body(key).expect("a live body");
-                    on_pool.remove_body(key).expect("a live body");
-                }
-            }
-            pool.install(|| {
-                walk.step(1.0 / 60.0).unwrap();
-                on_pool.step(1.0 / 60.0).unwrap();
-            });
-            let (a, b) = (&walk.solver, &on_pool.solver);
-            assert!(b.awake.len() > 2 * gather::RUN, "several runs of bodies");
-            assert!(b.contact_places.len() > gather::RUN, "more than a run of contacts");
-            if step >= 2 {
-                assert!(b.awake.len() < listed, "the lists shrink");
-            }
-            listed = b.awake.len();
-            assert_eq!(a.awake, b.awake, "step {step}");
-            assert_eq!(a.first_colliders, b.first_colliders, "step {step}");
-            assert_eq!(a.params, b.params, "step {step}");
-            assert_eq!(a.solver_of_slot, b.solver_of_slot, "step {step}");
-            assert_eq!(a.contact_places, b.contact_places, "step {step}");
-            assert_eq!(a.coloured_contacts, b.coloured_contacts, "step {step}");
-            assert_eq!(a.contact_two_points, b.contact_two_points, "step {step}");
-            assert_eq!(a.missing_manifolds, b.missing_manifolds, "step {step}");
-            for ((_, x), (_, y)) in walk.bodies.iter().zip(on_pool.bodies.iter()) {
-                assert_eq!(x.solver_index, y.solver_index, "step {step}");
-            }
-            assert_eq!(walk.profile.touching_contacts, on_pool.profile.touching_contacts);
-            assert_eq!(walk.state_hash(), on_pool.state_hash(), "step {step}");
-        }
-    }
-
-    /// The dense slot array gives every body the solver index the body map
-    /// holds (the oracle): awake bodies their index, fixed and sleeping ones
-    /// and the key of a removed body, whose slot a new body took with a
-    /// newer version, none.
-    #[test]
-    fn solver_index_by_slot_matches_the_body_map() {
-        let mut world = World::new(crate::WorldSettings::default());
-        let ground = world.add_body(BodyDesc::fixed());
-        world.add_collider(ground, ColliderDesc::new(Shape::rectangle(10.0, 0.5))).unwrap();
-        let mut keys = vec![ground];
-        for i in 0..6 {
-            let desc = BodyDesc::dynamic().translation(i as Real * 2.0, 1.0);
-            let b = world.add_body(if i == 0 { desc.asleep(true) } else { desc });
-            world.add_collider(b, ColliderDesc::new(Shape::circle(0.5))).unwrap();
-            keys.push(b);
-        }
-        let removed = keys.remove(3);
-        world.remove_body(removed).expect("a live body");
-        let reused = world.add_body(BodyDesc::dynamic().translation(20.0, 5.0));
-        keys.push(reused);
-        world.step(1.0 / 60.0).unwrap();
-
-        let slots = &world.solver.solver_of_slot;
-        assert_eq!(solver_index(slots, removed), NO_INDEX, "a removed body's key");
-        let mut solved = 0;
-        for &key in &keys {
-            let expected = world.bodies[key].solver_index;
-            assert_eq!(solver_index(slots, key), expected, "{key:?}");
-            solved += usize::from(expected != NO_INDEX);
-        }
-        assert_eq!(solved, keys.len() - 2, "all but the ground and the sleeping body are solved");
-    }
-
-    /// A heavy plank carrying a row of balls, each touching its neighbours:
-    /// the plank's contacts take a colour each until the colours run out
-    /// and the rest overflow, so most colours hold one bundle. The serial
-    /// stages that run such colours one after the other give every bit the
-    /// colours solved apart give (the oracle: the same solve with a stage
-    /// per colour), on one thread and on three, in far fewer stages.
-    #[test]
-    fn merged_serial_stages_give_the_bits_of_colours_apart() {
-        let world = || {
-            let settings = crate::WorldSettings { enable_sleep: false, ..Default::default() };
-            let mut world = World::new(settings);
-            let ground = world.add_body(BodyDesc::fixed());
-            world.add_collider(ground, ColliderDesc::new(Shape::rectangle(80.0, 0.5))).unwrap();
-            let plank = world.add_body(BodyDesc::dynamic().translation(0.0, 1.0));
-            world.add_collider(plank, ColliderDesc::new(Shape::rectangle(30.0, 0.5)).density(20.0)).unwrap();
-            for i in 0..59 {
-                let ball = world.add_body(BodyDesc::dynamic().translation(-29.0 + i as Real, 2.0));
-                world.add_collider(ball, ColliderDesc::new(Shape::circle(0.5))).unwrap();
-            }
-            // Beside it, columns of boxes whose contacts fill colours large
-            // enough to be shared out in blocks between the stages merged.
-            for column in 0..40 {
-                for level in 0..10 {
-                    let (x, y) = (35.0 + 0.8 * column as Real, 0.75 + 0.5 * level as Real);
-                    let b = world.add_body(BodyDesc::dynamic().translation(x, y));
-                    world.add_collider(b, ColliderDesc::new(Shape::rectangle(0.25, 0.25))).unwrap();
-                }
-            }
-            world
-        };
-        let run = |threads: usize, apart: bool| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let mut w = world();
-            if apart {
-                w.solver.keep_colours_apart();
-            }
-            pool.install(|| {
-                for _ in 0..60 {
-                    w.step(1.0 / 60.0).unwrap();
-                }
-            });
-            let overflow =
-                w.solver.graph.contacts.starts[OVERFLOW + 1] - w.solver.graph.contacts.starts[OVERFLOW];
-            let split =
-                w.solver.used_colors().iter().filter(|&&(_, items)| splits(items, CONSTRAINT_BLOCK)).count();
-            assert!(split >= 2, "colours shared out in blocks: {split}");
-            (w.state_hash(), w.solver.stage_count(), overflow)
-        };
-        let (apart, apart_stages, overflow) = run(1, true);
-        assert!(overflow > 10, "the plank's contacts overflow ({overflow})");
-        for threads in [1, 3] {
-            let (merged, merged_stages, _) = run(threads, false);
-            assert_eq!(merged, apart, "{threads} threads");
-            assert!(2 * merged_stages < apart_stages, "{merged_stages} stages merged, {apart_stages} apart");
-        }
-    }
-
-    /// The joint list kept from step to step is the list made afresh (the
-    /// oracle: a clone, whose solver starts empty and lists every joint), as
-    /// a chain swings while a box beside it falls asleep (the solver indices
-    /// change under the joints), and after each kind of edit that changes
-    /// what is listed: limits given to a plain joint (solved apart from then
-    /// on), a joint removed, a joint added, a jointed body removed.
-    #[test]
-    fn kept_joint_list_steps_as_a_fresh_list_does() {
-        use crate::{BodyDesc, ColliderDesc, JointDesc, World, WorldSettings};
-        use lamina_geometry::{Point, Shape};
-        let mut world = World::new(WorldSettings::default());
-        let ground = world.add_body(BodyDesc::fixed());
-        let floor = world.add_body(BodyDesc::fixed().translation(-50.0, 0.0));
-        world.add_collider(floor, ColliderDesc::new(Shape::rectangle(5.0, 0.5))).unwrap();
-        // Its index comes first: asleep, it shifts every link's.
-        let boxed = world.add_body(BodyDesc::dynamic().translation(-50.0, 1.0));
-        world.add_collider(boxed, ColliderDesc::new(Shape::rectangle(0.5, 0.5))).unwrap();
-        let mut links = Vec::new();
-        let mut joints = Vec::new();
-        let mut previous = ground;
-        for i in 0..12 {
-            let x = i as Real;
-            let link = world.add_body(BodyDesc::dynamic().translation(x + 0.5, 10.0));
-            world.add_collider(link, ColliderDesc::new(Shape::rectangle(0.5, 0.1))).unwrap();
-            joints.push(world.add_joint(JointDesc::revolute(previous, link, Point::new(x, 10.0))).unwrap());
-            links.push(link);
-            previous = link;
-        }
-        let steps_alike = |world: &mut World, steps: usize, what: &str| {
-            let mut fresh = world.clone();
-            for step in 0..steps {
-                world.step(1.0 / 60.0).unwrap();
-                fresh.step(1.0 / 60.0).unwrap();
-                assert_eq!(world.state_hash(), fresh.state_hash(), "{what}, step {step}");
-            }
-        };
-        steps_alike(&mut world, 120, "swinging");
-        assert!(world.body(boxed).unwrap().is_sleeping(), "the box fell asleep");
-        world.joint_mut(joints[3]).unwrap().set_limits(-0.1, 0.1).unwrap();
-        steps_alike(&mut world, 30, "limits given");
-        world.remove_joint(joints[7]).unwrap();
-        steps_alike(&mut world, 30, "joint removed");
-        world.add_joint(JointDesc::revolute(links[6], links[7], Point::new(7.0, 10.0))).unwrap();
-        steps_alike(&mut world, 30, "joint added");
-        world.remove_body(links[11]).expect("a live body");
-        steps_alike(&mut world, 30, "a jointed body removed");
-    }
-}
+mod tests;
