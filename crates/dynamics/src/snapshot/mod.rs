@@ -55,6 +55,8 @@ mod bodies;
 mod broad_phase;
 mod checksum;
 mod colliders;
+mod column_reader;
+mod column_writer;
 mod columns;
 mod compression;
 mod contacts;
@@ -302,7 +304,7 @@ impl World {
         // About what the pyramid of benches/compare takes per record, so that
         // the columns are seldom moved as they grow.
         let mut packer = Packer::with_capacity(4096 + 128 * (self.bodies.len() + self.colliders.len()));
-        packer.bytes(&columns::to_bytes(&rest).expect("a world's state always encodes"));
+        packer.bytes(&column_writer::to_bytes(&rest).expect("a world's state always encodes"));
         layout_of(&self.bodies, &self.free_slots.bodies, filler_body).write(&mut packer);
         layout_of(&self.colliders, &self.free_slots.colliders, filler_collider).write(&mut packer);
         layout_of(&self.joints, &self.free_slots.joints, filler_joint).write(&mut packer);
@@ -526,7 +528,7 @@ impl PartA {
     fn read(part: Part<'_>) -> Result<Self, SnapshotError> {
         use SnapshotError::Malformed;
         let (rest, layouts, bodies, colliders, islands) = decode_part(part, |unpacker| {
-            let mut rest: RestIn = columns::from_bytes(unpacker.bytes().map_err(Malformed)?)
+            let mut rest: RestIn = column_reader::from_bytes(unpacker.bytes().map_err(Malformed)?)
                 .map_err(|e| Malformed(e.to_string()))?;
             let mut layout = || Layout::read(unpacker).map_err(Malformed);
             let layouts = [layout()?, layout()?, layout()?, layout()?];
