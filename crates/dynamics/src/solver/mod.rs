@@ -38,6 +38,7 @@ pub(crate) mod constraint_graph;
 pub(crate) mod contact_bundle;
 pub(crate) mod contact_solver;
 pub(crate) mod gather;
+pub(crate) mod impulses;
 pub(crate) mod integrate;
 pub(crate) mod joints;
 pub(crate) mod lane_width;

@@ -32,12 +32,14 @@ use super::constraint_graph::{COLOR_COUNT, ConstraintGraph};
 use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
 use super::gather;
+use super::impulses::{
+    gather_point_impulses, saturated, store_point_impulses, take_revolute_impulses, write_contact_impulses,
+};
 use super::integrate::Integration;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
 use super::joints::revolute_bundle::RevoluteBundle;
 use super::joints::{JointBody, JointConstraint, JointContext};
 use super::lane_width::{BundleBlocks, Bundles, Eight, integrate};
-use super::lanes::Lanes;
 use super::passes::{Restitution, Solve, WarmStart};
 use super::team::{BlockSlice, Team};
 use crate::body::{Body, BodyKind, NO_INDEX};
@@ -45,7 +47,6 @@ use crate::contact::Contact;
 use crate::free_slots::index_and_version;
 use crate::joint::Joint;
 use crate::narrow_phase::{ContactSummary, SolverManifold};
-use crate::parallel::disjoint::{borrow_each, recycle};
 use crate::parallel::pace::{Pace, Threads};
 use crate::parallel::prefetch::prefetch;
 use crate::{BodyKey, ColliderKey, ContactKey, JointKey, WorldSettings};
@@ -770,115 +771,6 @@ fn solver_index(solver_of_slot: &[(u32, u32)], key: BodyKey) -> u32 {
         Some(&(v, index)) if v == version => index,
         _ => NO_INDEX,
     }
-}
-
-/// A force or torque read off an impulse over a substep, within the finite
-/// numbers: a joint whose limit is `Real::MAX` newtons can reach an impulse of
-/// `Real::MAX · h`, which divided by `h` again may round past the largest
-/// finite value. The impulse itself stays as solved.
-fn saturated(value: Real) -> Real {
-    value.clamp(-Real::MAX, Real::MAX)
-}
-
-/// Gives each prepared revolute joint (at its place, `places`) the impulses
-/// its lane of the bundles accumulated.
-fn take_revolute_impulses<W: Lanes>(
-    bundles: &[RevoluteBundle<W>],
-    places: &[u32],
-    revolutes: &mut [JointConstraint],
-) {
-    for bundle in bundles {
-        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
-            if member != NO_INDEX {
-                revolutes[places[member as usize] as usize].impulses = bundle.impulses(l);
-            }
-        }
-    }
-}
-
-/// Puts each point joint bundle's accumulated impulses, per lane, at its
-/// joint's list index in `gathered` (of `count` entries): bundles hold their
-/// joints in colour order, which jumps about memory, and `gathered` is small
-/// enough to stay in the cache.
-fn gather_point_impulses<W: Lanes>(bundles: &[PointJointBundle<W>], count: usize, gathered: &mut Vec<Vec2>) {
-    gathered.clear();
-    gathered.resize(count, Vec2::zeros());
-    for bundle in bundles {
-        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
-            if member != NO_INDEX {
-                gathered[member as usize] = bundle.impulse(l);
-            }
-        }
-    }
-}
-
-/// Writes the gathered impulses (`gathered`, by list index) back to the plain
-/// point joints (`plain`) among the listed `keys`, with each joint's force
-/// over a substep of `h` seconds: in list order, which is key order, so the
-/// joints are visited as they lie in memory.
-fn store_point_impulses(
-    gathered: &[Vec2],
-    plain: &[bool],
-    keys: &[JointKey],
-    joints: &mut SlotMap<JointKey, Joint>,
-    h: Real,
-) {
-    for ((&linear, &key), _) in gathered.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {
-        let joint = &mut joints[key];
-        if !(linear.x.is_finite() && linear.y.is_finite()) {
-            joint.clear_impulses();
-            continue;
-        }
-        joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
-        (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
-    }
-}
-
-/// Contacts per task when their impulses are written on several threads.
-const IMPULSE_WRITE_CHUNK: usize = 512;
-
-/// Writes the gathered impulses to the contacts, in key order (constraint
-/// order is key order), in parallel when there are many: each contact is a
-/// cache miss, and on one thread these writes were a serial part of the step
-/// as long as a twentieth of it. `buffer` holds the references' allocation
-/// from one step to the next (see [`recycle`]).
-fn write_contact_impulses(
-    gathered: &[[(Real, Real); 2]],
-    places: &[u32],
-    keys: &[ContactKey],
-    contacts: &mut SlotMap<ContactKey, Contact>,
-    buffer: &mut Vec<usize>,
-    threads: Threads,
-) {
-    let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(buffer));
-    // The constraints were listed one per place, in increasing order, from
-    // contacts the narrow phase listed live this step (each key checked live
-    // there); none has been removed since. The order and range of the places
-    // are checked here, at the price of a pass over a dense array; the keys'
-    // liveness again only in debug builds, since it would read every slot.
-    assert!(places.windows(2).all(|w| w[0] < w[1]), "contact places in increasing order");
-    assert!(places.last().is_none_or(|&p| (p as usize) < keys.len()), "contact places within the listing");
-    debug_assert!(places.iter().all(|&p| contacts.contains_key(keys[p as usize])));
-    // SAFETY: distinct places give distinct keys (the narrow phase lists
-    // each contact once), all live (above); the map is left alone until the
-    // references are dropped, when `borrowed` is recycled below.
-    unsafe { borrow_each(contacts, places.iter().map(|&p| keys[p as usize]), &mut borrowed) };
-    let write = |contacts: &mut [&mut Contact], gathered: &[[(Real, Real); 2]]| {
-        for (contact, impulses) in contacts.iter_mut().zip(gathered) {
-            for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
-                (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
-            }
-        }
-    };
-    if !threads.share(borrowed.len(), 2 * IMPULSE_WRITE_CHUNK) {
-        write(&mut borrowed, gathered);
-    } else {
-        borrowed
-            .par_chunks_mut(IMPULSE_WRITE_CHUNK)
-            .zip(gathered.par_chunks(IMPULSE_WRITE_CHUNK))
-            .for_each(|(contacts, gathered)| write(contacts, gathered));
-    }
-    *buffer = recycle(borrowed);
 }
 
 #[cfg(test)]

@@ -1,0 +1,131 @@
+//! The solve's impulses read back from the bundles and stored for the next
+//! step's warm start: on the joints (with the force and torque they report)
+//! and on the contacts, each point by its feature.
+
+use lamina_geometry::{Real, Vec2};
+use rayon::prelude::*;
+use slotmap::SlotMap;
+
+use super::joints::JointConstraint;
+use super::joints::point_bundle::PointJointBundle;
+use super::joints::revolute_bundle::RevoluteBundle;
+use super::lanes::Lanes;
+use crate::body::NO_INDEX;
+use crate::contact::Contact;
+use crate::joint::Joint;
+use crate::parallel::disjoint::{borrow_each, recycle};
+use crate::parallel::pace::Threads;
+use crate::{ContactKey, JointKey};
+
+/// A force or torque read off an impulse over a substep, within the finite
+/// numbers: a joint whose limit is `Real::MAX` newtons can reach an impulse of
+/// `Real::MAX · h`, which divided by `h` again may round past the largest
+/// finite value. The impulse itself stays as solved.
+pub(crate) fn saturated(value: Real) -> Real {
+    value.clamp(-Real::MAX, Real::MAX)
+}
+
+/// Gives each prepared revolute joint (at its place, `places`) the impulses
+/// its lane of the bundles accumulated.
+pub(crate) fn take_revolute_impulses<W: Lanes>(
+    bundles: &[RevoluteBundle<W>],
+    places: &[u32],
+    revolutes: &mut [JointConstraint],
+) {
+    for bundle in bundles {
+        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
+            if member != NO_INDEX {
+                revolutes[places[member as usize] as usize].impulses = bundle.impulses(l);
+            }
+        }
+    }
+}
+
+/// Puts each point joint bundle's accumulated impulses, per lane, at its
+/// joint's list index in `gathered` (of `count` entries): bundles hold their
+/// joints in colour order, which jumps about memory, and `gathered` is small
+/// enough to stay in the cache.
+pub(crate) fn gather_point_impulses<W: Lanes>(
+    bundles: &[PointJointBundle<W>],
+    count: usize,
+    gathered: &mut Vec<Vec2>,
+) {
+    gathered.clear();
+    gathered.resize(count, Vec2::zeros());
+    for bundle in bundles {
+        for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
+            if member != NO_INDEX {
+                gathered[member as usize] = bundle.impulse(l);
+            }
+        }
+    }
+}
+
+/// Writes the gathered impulses (`gathered`, by list index) back to the plain
+/// point joints (`plain`) among the listed `keys`, with each joint's force
+/// over a substep of `h` seconds: in list order, which is key order, so the
+/// joints are visited as they lie in memory.
+pub(crate) fn store_point_impulses(
+    gathered: &[Vec2],
+    plain: &[bool],
+    keys: &[JointKey],
+    joints: &mut SlotMap<JointKey, Joint>,
+    h: Real,
+) {
+    for ((&linear, &key), _) in gathered.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {
+        let joint = &mut joints[key];
+        if !(linear.x.is_finite() && linear.y.is_finite()) {
+            joint.clear_impulses();
+            continue;
+        }
+        joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
+        (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
+    }
+}
+
+/// Contacts per task when their impulses are written on several threads.
+const IMPULSE_WRITE_CHUNK: usize = 512;
+
+/// Writes the gathered impulses to the contacts, in key order (constraint
+/// order is key order), in parallel when there are many: each contact is a
+/// cache miss, and on one thread these writes were a serial part of the step
+/// as long as a twentieth of it. `buffer` holds the references' allocation
+/// from one step to the next (see [`recycle`]).
+pub(crate) fn write_contact_impulses(
+    gathered: &[[(Real, Real); 2]],
+    places: &[u32],
+    keys: &[ContactKey],
+    contacts: &mut SlotMap<ContactKey, Contact>,
+    buffer: &mut Vec<usize>,
+    threads: Threads,
+) {
+    let mut borrowed: Vec<&mut Contact> = recycle(std::mem::take(buffer));
+    // The constraints were listed one per place, in increasing order, from
+    // contacts the narrow phase listed live this step (each key checked live
+    // there); none has been removed since. The order and range of the places
+    // are checked here, at the price of a pass over a dense array; the keys'
+    // liveness again only in debug builds, since it would read every slot.
+    assert!(places.windows(2).all(|w| w[0] < w[1]), "contact places in increasing order");
+    assert!(places.last().is_none_or(|&p| (p as usize) < keys.len()), "contact places within the listing");
+    debug_assert!(places.iter().all(|&p| contacts.contains_key(keys[p as usize])));
+    // SAFETY: distinct places give distinct keys (the narrow phase lists
+    // each contact once), all live (above); the map is left alone until the
+    // references are dropped, when `borrowed` is recycled below.
+    unsafe { borrow_each(contacts, places.iter().map(|&p| keys[p as usize]), &mut borrowed) };
+    let write = |contacts: &mut [&mut Contact], gathered: &[[(Real, Real); 2]]| {
+        for (contact, impulses) in contacts.iter_mut().zip(gathered) {
+            for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
+                (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
+            }
+        }
+    };
+    if !threads.share(borrowed.len(), 2 * IMPULSE_WRITE_CHUNK) {
+        write(&mut borrowed, gathered);
+    } else {
+        borrowed
+            .par_chunks_mut(IMPULSE_WRITE_CHUNK)
+            .zip(gathered.par_chunks(IMPULSE_WRITE_CHUNK))
+            .for_each(|(contacts, gathered)| write(contacts, gathered));
+    }
+    *buffer = recycle(borrowed);
+}
