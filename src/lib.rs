@@ -7,6 +7,7 @@
 //! - [`narrowphase`]: GJK, EPA, contact manifolds, time of impact.
 //! - [`broadphase`]: sweep-and-prune with persistent pairs.
 //! - [`dynamics`]: bodies, colliders, the world and its solver.
+//! - `scene` (feature `serde`): scene files, a world written as JSON by hand.
 //!
 //! The scalar is [`prelude::Real`], `f32` by default and `f64` with the `f64` feature.
 
@@ -17,8 +18,13 @@ pub use lamina_narrowphase as narrowphase;
 /// The pair queries (GJK, EPA, manifolds, time of impact): the narrow phase by its everyday name.
 pub use lamina_narrowphase as query;
 
+#[cfg(feature = "serde")]
+pub mod scene;
+
 /// The types most programs need, in one import: `use lamina2d::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "serde")]
+    pub use crate::scene::{Scene, SceneError, SceneKeys};
     pub use lamina_broadphase::{BroadPhaseError, PairEvent, SweepAndPrune};
     pub use lamina_dynamics::{
         Body, BodyDesc, BodyKey, BodyKind, BodyMut, Chain, ChainDesc, ChainKey, Collider, ColliderDesc,
