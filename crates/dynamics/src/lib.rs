@@ -27,6 +27,7 @@
 //! impulses over by feature id), the solver (see `solver/mod.rs`), finalisation
 //! (poses, sleep timers, bounds) and sleep (resting islands fall asleep).
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod awake;
