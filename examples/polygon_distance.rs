@@ -5,7 +5,7 @@
 //! any order), until a line `0 0`. Output: one line per case, the distance with
 //! five decimals (`0.00000` when the polygons touch or overlap).
 //!
-//! `cargo run --release --features f64 --example polygon_distance < cases.txt`
+//! `cargo run --release --features f64 --example polygon_distance < examples/polygon_distance_cases.txt`
 //! (add `-- --timings` for the time spent reading, building polygons and querying).
 //!
 //! Each polygon goes through `Shape::polygon` (an outline in order is taken in

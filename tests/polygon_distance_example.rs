@@ -150,6 +150,21 @@ fn worked_example_unit_squares() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1.00000\n");
 }
 
+/// The cases file the README's command reads, with its answers worked by
+/// hand: unit squares 2 apart; a triangle over a square's corner; a
+/// triangle's hypotenuse x + y = 1 and the square corner (2, 2), at
+/// (2 + 2 − 1)/√2 = 3/√2; squares sharing an edge; a square listed out of
+/// order and a triangle's vertex (3, 1), 1 from the edge x = 2; corners (1, 1)
+/// and (4, 5), a 3-4-5 triangle apart.
+#[test]
+fn the_committed_cases_file_gives_the_answers_worked_by_hand() {
+    let input = include_str!("../examples/polygon_distance_cases.txt");
+    let out = run(input);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let expected = format!("2.00000\n0.00000\n{:.5}\n0.00000\n1.00000\n5.00000\n", 3.0 / 2f64.sqrt());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+}
+
 #[test]
 fn random_cases_match_brute_force() {
     let mut rng = Rng(7);

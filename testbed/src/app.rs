@@ -116,7 +116,7 @@ impl TestbedApp {
     fn cycle_scene(&mut self, offset: isize) {
         let n = self.scenes.len() as isize;
         let here = self.scenes.iter().position(|s| s.name == self.sim.entry().name).unwrap_or(0) as isize;
-        let next = self.scenes[(here + offset).rem_euclid(n) as usize];
+        let next = self.scenes[(here + offset).rem_euclid(n) as usize].clone();
         self.load(next);
     }
 
@@ -219,12 +219,17 @@ impl TestbedApp {
 
     fn scene_list(&mut self, ui: &mut Ui) {
         let mut chosen = None;
-        for (source, title) in [(Source::Example, "Examples"), (Source::Benchmark, "Benchmarks")] {
+        let sections =
+            [(Source::Example, "Examples"), (Source::Benchmark, "Benchmarks"), (Source::File, "Files")];
+        for (source, title) in sections {
+            if !self.scenes.iter().any(|s| s.source == source) {
+                continue;
+            }
             ui.heading(title);
             for entry in self.scenes.iter().filter(|s| s.source == source) {
                 let selected = entry.name == self.sim.entry().name;
-                if ui.selectable_label(selected, entry.name).on_hover_text(entry.about).clicked() {
-                    chosen = Some(*entry);
+                if ui.selectable_label(selected, entry.name.as_str()).on_hover_text(entry.about).clicked() {
+                    chosen = Some(entry.clone());
                 }
             }
             ui.add_space(8.0);

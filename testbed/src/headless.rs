@@ -172,4 +172,27 @@ mod tests {
         let drawn = pixmap.pixels().iter().filter(|p| (p.red(), p.green(), p.blue()) != (r, g, b)).count();
         assert!(drawn > 1000, "only {drawn} pixels drawn");
     }
+
+    /// A scene file runs headless as a built-in scene does: the summary
+    /// names the file and counts its steps, bodies and joints, and the PNG
+    /// written holds more than the background.
+    #[test]
+    fn a_scene_file_is_stepped_and_drawn_headless() {
+        let mut sim = Simulation::new(scenes::from_file(&scenes::example_file()), 1).unwrap();
+        let screenshot = std::env::temp_dir().join(format!("lamina-testbed-{}-file.png", std::process::id()));
+        let job = Job {
+            frames: 30,
+            screenshot: screenshot.to_string_lossy().into_owned(),
+            size: (320, 200),
+            layers: Layers::default(),
+        };
+        let summary = run(&mut sim, &job).unwrap();
+        assert!(summary.starts_with("pyramid_and_pendulum.json: 30 steps, 18 bodies, 1 joints"), "{summary}");
+        let pixmap = Pixmap::load_png(&screenshot).unwrap();
+        let _ = std::fs::remove_file(&screenshot);
+        assert_eq!((pixmap.width(), pixmap.height()), (320, 200));
+        let [r, g, b, _] = draw::BACKGROUND;
+        let drawn = pixmap.pixels().iter().filter(|p| (p.red(), p.green(), p.blue()) != (r, g, b)).count();
+        assert!(drawn > 1000, "only {drawn} pixels drawn");
+    }
 }

@@ -6,6 +6,7 @@
 //! cargo run --release                                   # the window
 //! cargo run --release -- --scene bridge                 # the window, on a scene
 //! cargo run --release -- --scene pyramid --frames 120 --screenshot out.png
+//! cargo run --release -- --scene-file my_scene.json     # a scene file, in the window
 //! ```
 //!
 //! See `docs/testbed.md` for the panels, the shortcuts and how to add a scene.
@@ -23,16 +24,20 @@ use std::process::ExitCode;
 
 use simulation::Simulation;
 
-const USAGE: &str = "usage: lamina-testbed [--scene NAME] [--threads N] [--paused] [--layers LIST]
-                      [--report state.json] [--screenshot-dir DIR]
-       lamina-testbed --scene NAME [--frames N] --screenshot out.png [--size WxH] [--layers LIST]
+const USAGE: &str = "usage: lamina-testbed [--scene NAME | --scene-file PATH] [--threads N] [--paused]
+                      [--layers LIST] [--report state.json] [--screenshot-dir DIR]
+       lamina-testbed (--scene NAME | --scene-file PATH) [--frames N] --screenshot out.png
+                      [--size WxH] [--layers LIST]
        lamina-testbed --list
+PATH: a scene file (JSON, see the user's guide); --scene takes one too when it ends in .json
 LIST: debug layers separated by commas, from shapes, contacts, impulses, joints, aabbs,
 broad_phase, islands, centres (default: shapes,joints)";
 
 /// The command line.
 struct Args {
     scene: String,
+    /// A scene file to run instead of the scene called `scene`.
+    scene_file: Option<PathBuf>,
     threads: usize,
     paused: bool,
     report: Option<PathBuf>,
@@ -48,6 +53,7 @@ struct Args {
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut parsed = Args {
         scene: "pyramid".to_string(),
+        scene_file: None,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         paused: false,
         report: None,
@@ -61,7 +67,15 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
-            "--scene" => parsed.scene = value("--scene")?,
+            "--scene" => {
+                let scene = value("--scene")?;
+                if scenes::is_file_name(&scene) {
+                    parsed.scene_file = Some(PathBuf::from(scene));
+                } else {
+                    (parsed.scene, parsed.scene_file) = (scene, None);
+                }
+            }
+            "--scene-file" => parsed.scene_file = Some(PathBuf::from(value("--scene-file")?)),
             "--threads" => {
                 let v = value("--threads")?;
                 parsed.threads =
@@ -109,8 +123,16 @@ fn run(args: Args) -> Result<(), String> {
         }
         return Ok(());
     }
-    let entry = scenes::find(&args.scene)
-        .ok_or_else(|| format!("no scene {:?}; scenes: {}", args.scene, scenes::names().join(", ")))?;
+    let mut list = scenes::all();
+    let entry = match &args.scene_file {
+        Some(path) => {
+            let file = scenes::from_file(path);
+            list.push(file.clone());
+            file
+        }
+        None => scenes::find(&args.scene)
+            .ok_or_else(|| format!("no scene {:?}; scenes: {}", args.scene, scenes::names().join(", ")))?,
+    };
     let mut sim = Simulation::new(entry, args.threads)?;
     if let Some(screenshot) = args.screenshot {
         let job = headless::Job {
@@ -141,7 +163,7 @@ fn run(args: Args) -> Result<(), String> {
     eframe::run_native(
         "Lamina testbed",
         native,
-        Box::new(move |_| Ok(Box::new(app::TestbedApp::new(sim, scenes::all(), options)))),
+        Box::new(move |_| Ok(Box::new(app::TestbedApp::new(sim, list, options)))),
     )
     .map_err(|e| format!("cannot open the window: {e}"))
 }
@@ -153,5 +175,25 @@ fn main() -> ExitCode {
             eprintln!("lamina-testbed: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Args {
+        parse(args.iter().map(|a| a.to_string())).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_scene_file_is_given_by_flag_or_by_a_json_name() {
+        let flag = parsed(&["--scene-file", "scenes/a.json"]);
+        assert_eq!(flag.scene_file, Some(PathBuf::from("scenes/a.json")));
+        let name = parsed(&["--scene", "b.json", "--frames", "5", "--screenshot", "out.png"]);
+        assert_eq!(name.scene_file, Some(PathBuf::from("b.json")));
+        let scene = parsed(&["--scene-file", "a.json", "--scene", "bridge"]);
+        assert_eq!((scene.scene.as_str(), scene.scene_file), ("bridge", None));
+        assert!(parse(["--scene-file".to_string()].into_iter()).is_err());
     }
 }

@@ -103,7 +103,7 @@ pub fn state_json(sim: &Simulation, extra: &Extra) -> String {
         None => "null".to_string(),
     };
     let fields = [
-        ("scene", quoted(sim.entry().name)),
+        ("scene", quoted(&sim.entry().name)),
         ("frame", extra.frame.to_string()),
         ("steps", sim.steps.to_string()),
         ("paused", sim.paused.to_string()),

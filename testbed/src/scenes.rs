@@ -1,6 +1,8 @@
 //! Every scene the testbed can run, built by the very code of the examples
 //! (`examples/scenes/`) and of the benchmark (`benches/scenes/`), included here
-//! by path: a scene has one definition, whoever runs it.
+//! by path: a scene has one definition, whoever runs it. Scene files (JSON,
+//! `lamina2d::scene`) given on the command line run too, read again at each
+//! reset so that a file being edited can be tried as it changes.
 //!
 //! A scene that does something each step (fires a ball, steers an arm, runs a
 //! character, casts a lidar's rays, rains bodies) does it through a [`Driver`]
@@ -10,6 +12,7 @@
 //! taking the testbed down.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
 
 use lamina2d::prelude::*;
 
@@ -64,13 +67,15 @@ pub enum Source {
     Example,
     /// A scene of the benchmark, `benches/scenes/`.
     Benchmark,
+    /// A scene file given on the command line.
+    File,
 }
 
 /// One entry of the scene list.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct SceneEntry {
-    /// The name on the command line and in the list.
-    pub name: &'static str,
+    /// The name on the command line and in the list (the file's name for a scene file).
+    pub name: String,
     pub source: Source,
     /// One line on what the scene shows.
     pub about: &'static str,
@@ -78,12 +83,14 @@ pub struct SceneEntry {
 }
 
 /// How a scene is built.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Builder {
     /// An example scene, wrapped with its driver below.
     Example(fn() -> Result<Loaded, String>),
     /// A benchmark scene's world and its update hook, if it has one.
     Benchmark { build: fn() -> World, update: Option<fn(&mut World, usize)> },
+    /// A scene file, read each time the scene is built.
+    File(PathBuf),
 }
 
 /// What a running scene does around each step, besides the physics.
@@ -125,12 +132,12 @@ impl SceneEntry {
     /// Builds the scene; a scene that fails, or panics, gives an error that
     /// names it.
     pub fn build(&self) -> Result<Loaded, String> {
-        let builder = self.builder;
-        let build = move || match builder {
+        let build = || match &self.builder {
             Builder::Example(build) => build(),
-            Builder::Benchmark { build, update } => {
+            &Builder::Benchmark { build, update } => {
                 Ok(Loaded::new(build(), bench::TIME_STEP, None, BenchDriver { update }))
             }
+            Builder::File(path) => build_file(path),
         };
         match catch_unwind(AssertUnwindSafe(build)) {
             Ok(Ok(loaded)) => Ok(loaded),
@@ -149,8 +156,8 @@ impl SceneEntry {
 
 /// Every scene, examples first, in the order of the list.
 pub fn all() -> Vec<SceneEntry> {
-    let example = |name, about, build: fn() -> Result<Loaded, String>| SceneEntry {
-        name,
+    let example = |name: &str, about, build: fn() -> Result<Loaded, String>| SceneEntry {
+        name: name.to_string(),
         source: Source::Example,
         about,
         builder: Builder::Example(build),
@@ -170,7 +177,7 @@ pub fn all() -> Vec<SceneEntry> {
         example("joints", "one joint of each kind side by side", build_joints),
     ];
     scenes.extend(bench::ALL.iter().map(|scene| SceneEntry {
-        name: scene.name,
+        name: scene.name.to_string(),
         source: Source::Benchmark,
         about: bench_about(scene.name),
         builder: Builder::Benchmark { build: scene.build, update: scene.update },
@@ -184,8 +191,28 @@ pub fn find(name: &str) -> Option<SceneEntry> {
 }
 
 /// The names of every scene, for messages.
-pub fn names() -> Vec<&'static str> {
-    all().iter().map(|s| s.name).collect()
+pub fn names() -> Vec<String> {
+    all().into_iter().map(|s| s.name).collect()
+}
+
+/// The scene of the file at `path`, named by the file's name (with its
+/// `.json`, which no built-in scene's name has). The file is read when the
+/// scene is built, so a missing or bad file is the scene's error, shown like
+/// any other scene's.
+pub fn from_file(path: &Path) -> SceneEntry {
+    let name =
+        path.file_name().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+    SceneEntry {
+        name,
+        source: Source::File,
+        about: "a scene file, read again at each reset",
+        builder: Builder::File(path.to_path_buf()),
+    }
+}
+
+/// Whether `name`, given to `--scene`, is a scene file's path rather than a scene's name.
+pub fn is_file_name(name: &str) -> bool {
+    Path::new(name).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 fn bench_about(name: &str) -> &'static str {
@@ -227,6 +254,15 @@ impl Driver for PyramidDriver {
         }
         Ok(())
     }
+}
+
+/// Reads and builds a scene file; it steps by the file's own time step and
+/// is framed to fit its colliders.
+fn build_file(path: &Path) -> Result<Loaded, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let scene = Scene::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (world, _) = scene.build().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Loaded::new(world, scene.time_step, None, Passive))
 }
 
 fn build_pyramid() -> Result<Loaded, String> {
@@ -370,16 +406,39 @@ fn build_joints() -> Result<Loaded, String> {
 #[cfg(test)]
 pub fn broken() -> SceneEntry {
     SceneEntry {
-        name: "broken",
+        name: "broken".to_string(),
         source: Source::Example,
         about: "",
         builder: Builder::Example(|| panic!("a collider was refused")),
     }
 }
 
+/// The example scene file of the engine's `examples/scene_files/`, for tests.
+#[cfg(test)]
+pub fn example_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/scene_files/pyramid_and_pendulum.json")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file of the temporary folder holding `text`, removed when dropped.
+    struct TempFile(PathBuf);
+
+    impl TempFile {
+        fn new(name: &str, text: &str) -> Self {
+            let path = std::env::temp_dir().join(format!("lamina-testbed-{}-{name}", std::process::id()));
+            std::fs::write(&path, text).unwrap();
+            TempFile(path)
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
 
     /// Every scene builds and steps, hooks included, without an error.
     #[test]
@@ -409,5 +468,55 @@ mod tests {
     fn a_scene_that_panics_while_built_is_an_error() {
         let error = broken().build().err().expect("an error");
         assert!(error.contains("broken") && error.contains("a collider was refused"), "{error}");
+    }
+
+    /// The example file builds with its 18 bodies (the ground, 15 boxes, the
+    /// pivot and the bob) and its joint, steps by the file's time step, and is
+    /// framed to fit its colliders.
+    #[test]
+    fn a_scene_file_builds_and_steps_at_its_time_step() {
+        let entry = from_file(&example_file());
+        assert_eq!((entry.name.as_str(), entry.source), ("pyramid_and_pendulum.json", Source::File));
+        let mut loaded = entry.build().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((loaded.world.body_count(), loaded.world.joint_count()), (18, 1));
+        assert_eq!(loaded.dt, 0.016666667);
+        assert!(loaded.view.is_none());
+        for step in 0..3 {
+            loaded.driver.before_step(&mut loaded.world, step).unwrap();
+            loaded.world.step(loaded.dt).unwrap();
+        }
+    }
+
+    /// Each build reads the file anew: a file changed between two builds
+    /// gives the second build's world.
+    #[test]
+    fn a_scene_file_is_read_again_at_each_build() {
+        let file = TempFile::new("rebuilt.json", r#"{"bodies": [{}]}"#);
+        let entry = from_file(&file.0);
+        assert_eq!(entry.build().unwrap().world.body_count(), 1);
+        std::fs::write(&file.0, r#"{"bodies": [{}, {"translation": [0, 2]}]}"#).unwrap();
+        assert_eq!(entry.build().unwrap().world.body_count(), 2);
+    }
+
+    /// A missing file and a bad one are errors that name the file and what
+    /// is wrong, not panics.
+    #[test]
+    fn a_missing_or_bad_scene_file_is_an_error_naming_it() {
+        let missing = std::env::temp_dir().join("lamina-testbed-no-such-scene.json");
+        let error = from_file(&missing).build().err().expect("an error");
+        assert!(
+            error.contains("cannot read") && error.contains("lamina-testbed-no-such-scene.json"),
+            "{error}"
+        );
+        let file = TempFile::new("misspelt.json", "{\n  \"bodys\": []\n}");
+        let error = from_file(&file.0).build().err().expect("an error");
+        assert!(error.contains("misspelt.json") && error.contains("unknown field `bodys`"), "{error}");
+        assert!(error.contains("line 2"), "{error}");
+    }
+
+    #[test]
+    fn a_scene_named_like_a_json_file_is_a_file() {
+        assert!(is_file_name("scene.json") && is_file_name("dir/SCENE.JSON"));
+        assert!(!is_file_name("pyramid") && !is_file_name("json") && !is_file_name("scene.json.txt"));
     }
 }

@@ -67,6 +67,7 @@
 //!
 //! `docs/broadphase.md` in the repository explains the choices, with a figure.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod cell;

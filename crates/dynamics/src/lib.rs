@@ -24,6 +24,7 @@
 //! [`World::step`]'s stages, each with its file and function, are listed in
 //! one place: the top of `step.rs`.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod awake;

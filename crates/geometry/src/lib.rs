@@ -5,6 +5,7 @@
 //! shape's local frame, with [`Isometry`] poses placing shapes in the world.
 //! The scalar is [`Real`]: `f32`, or `f64` with the `f64` feature.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 pub mod aabb;

@@ -19,6 +19,7 @@
 //! | `general.rs` | the GJK/EPA manifold path for any convex pair |
 //! | `toi.rs` | time of impact by conservative advancement, linear shape casts |
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 pub mod clip;
