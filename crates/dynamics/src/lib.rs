@@ -52,7 +52,6 @@ mod slot_keys;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod solver;
-mod step;
 #[cfg(test)]
 mod test_rng;
 mod world;

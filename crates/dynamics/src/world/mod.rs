@@ -1,5 +1,10 @@
 //! The [`World`]: it owns bodies, colliders, joints and contacts, and steps them.
 
+mod chains;
+mod joints;
+mod queries;
+mod step;
+
 use lamina_geometry::tolerance::WORLD_AABB_MARGIN;
 use lamina_geometry::{Isometry, MassProperties, Real, Vec2, validate_rotation};
 use slotmap::SlotMap;
