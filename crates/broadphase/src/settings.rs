@@ -11,7 +11,7 @@ use lamina_geometry::{Aabb, Real};
 /// few hundred, of which a query scans a thin slice.
 pub const DEFAULT_REGION_SIZE: Real = 16.0;
 
-/// The tunable numbers of a [`SweepAndPrune`].
+/// The tunable numbers of a [`SweepAndPrune`](crate::SweepAndPrune).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadPhaseSettings {

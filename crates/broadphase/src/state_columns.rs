@@ -5,8 +5,8 @@
 
 use lamina_geometry::Real;
 
-/// The state of a [`SweepAndPrune`] as columns of numbers
-/// ([`SweepAndPrune::to_columns`], [`SweepAndPrune::from_columns`]).
+/// The state of a [`SweepAndPrune`](crate::SweepAndPrune) as columns of numbers
+/// ([`SweepAndPrune::to_columns`](crate::SweepAndPrune::to_columns), [`SweepAndPrune::from_columns`](crate::SweepAndPrune::from_columns)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateColumns<K> {
     /// Columns of keys.

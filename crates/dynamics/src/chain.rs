@@ -141,7 +141,7 @@ impl ChainDesc {
     }
 }
 
-/// A chain of a [`World`]: its body and its segments' colliders, in order.
+/// A chain of a [`World`](crate::World): its body and its segments' colliders, in order.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Chain {

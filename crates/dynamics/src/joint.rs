@@ -223,7 +223,7 @@ impl JointDesc {
     }
 
     /// Checks every number and option, naming the first bad one. The bodies
-    /// are checked by [`World::add_joint`].
+    /// are checked by [`World::add_joint`](crate::World::add_joint).
     pub fn validate(&self) -> Result<(), WorldError> {
         let bad = |name: &'static str, value: Real| Err(WorldError::InvalidJointProperty { name, value });
         let point =
@@ -319,8 +319,8 @@ impl JointImpulses {
     }
 }
 
-/// A joint of a [`World`]. Read it through [`World::joint`]; change it
-/// through [`World::joint_mut`], which hands out a [`JointMut`].
+/// A joint of a [`World`](crate::World). Read it through [`World::joint`](crate::World::joint); change it
+/// through [`World::joint_mut`](crate::World::joint_mut), which hands out a [`JointMut`].
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Joint {
@@ -485,7 +485,7 @@ impl Joint {
 }
 
 /// The changeable face of a world's joint, handed out as `&mut JointMut` by
-/// [`World::joint_mut`]. It reads as a [`Joint`] (through `Deref`) and changes
+/// [`World::joint_mut`](crate::World::joint_mut). It reads as a [`Joint`] (through `Deref`) and changes
 /// its motor, limits, spring, force limit and target, each checked as
 /// [`JointDesc::validate`] checks a new joint; a refused change leaves the
 /// joint as it was.
@@ -577,7 +577,7 @@ impl std::fmt::Debug for JointMut {
     }
 }
 
-/// Where a joint's free direction stands: see [`World::joint_motion`].
+/// Where a joint's free direction stands: see [`World::joint_motion`](crate::World::joint_motion).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointMotion {
