@@ -22,7 +22,7 @@
 //! and mouse) are solved in the same soft step as the contacts.
 //!
 //! [`World::step`]'s stages, each with its file and function, are listed in
-//! one place: the top of `step.rs`.
+//! one place: the top of `world/step.rs`.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]

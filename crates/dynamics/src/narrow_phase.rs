@@ -341,7 +341,7 @@ pub(crate) struct NarrowPhase {
 
 impl NarrowPhase {
     /// Whether the last refresh had enough contacts to share them with the
-    /// pool: the sign of a step worth sharing (see `step.rs`).
+    /// pool: the sign of a step worth sharing (see `world/step.rs`).
     pub(crate) fn had_contacts_to_share(&self) -> bool {
         self.keys.len() >= NARROW_PARALLEL_MIN
     }

@@ -8,7 +8,7 @@
 //! every stage but the narrow phase slower. Which way is faster depends on
 //! the scene, the machine and the thread count, and changes as the scene
 //! does, so it is measured ([`Pace`]). Two paces run: the world's, over
-//! whole steps (`step.rs`, where [`Sharing`] lets a program choose the way
+//! whole steps (`world/step.rs`, where [`Sharing`] lets a program choose the way
 //! itself), and the solver's, over its substeps in the steady steps that
 //! share (`solver/soft_step.rs`).
 //!

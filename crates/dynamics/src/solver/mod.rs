@@ -9,7 +9,7 @@
 //! per-body deltas from the step's start, and relaxes (solves again without
 //! the bias, removing the velocity it added). Restitution and the impulses
 //! stored for the next step's warm start close the solve. Where this sits in
-//! the step is `step.rs`'s list; the solver's passes, in their order, are
+//! the step is `world/step.rs`'s list; the solver's passes, in their order, are
 //! listed in `soft_step.rs` ([`Solver::run_substeps`]).
 //!
 //! The constraints are coloured in `constraint_graph.rs` so that one colour's
@@ -24,7 +24,7 @@
 //! separation is recomputed from those deltas, which keeps precision far
 //! from the world origin.
 //!
-//! Words: a *stage* is one of the step's, in `step.rs`; a *pass* is one of
+//! Words: a *stage* is one of the step's, in `world/step.rs`; a *pass* is one of
 //! the solver's sweeps over a list of items (a colour's constraints, or the
 //! bodies) that the team shares out in blocks; a [`passes::LanePass`] is
 //! what a pass does to one bundle of lanes.

@@ -1,5 +1,5 @@
 //! The [`Solver`], which owns the solve's buffers, and its part of the step
-//! (stages 6 to 9 of `step.rs`): [`Solver::gather_bodies`] and
+//! (stages 6 to 9 of `world/step.rs`): [`Solver::gather_bodies`] and
 //! [`Solver::gather_constraints`], [`Solver::prepare`],
 //! [`Solver::run_substeps`] and [`Solver::store_impulses`].
 //!
