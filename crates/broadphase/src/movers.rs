@@ -12,10 +12,10 @@ use crate::region::{RegionGrid, SweepPolicy};
 
 /// Entries of a swept region per search (see [`plan_searches`]):
 /// a few tens of microseconds of work, long enough to be worth a task.
-pub(crate) const SWEEP_RUN: usize = 256;
+const SWEEP_RUN: usize = 256;
 
 /// Movers per search of their own regions.
-pub(crate) const MOVER_RUN: usize = 128;
+const MOVER_RUN: usize = 128;
 
 /// `update_pairs` runs its searches side by side on the rayon pool when there
 /// are at least this many; fewer are not worth the tasks.

@@ -166,13 +166,13 @@ pub struct Collider {
     /// World bounds at the body's current pose, grown by the speculative
     /// distance (from the first step after the collider was added or moved).
     /// Snapshots write how it differs from the bounds at the body's pose.
-    #[cfg_attr(feature = "serde", serde(skip, default = "crate::snapshot::unset_bounds"))]
+    #[cfg_attr(feature = "serde", serde(skip, default = "unset_bounds"))]
     pub(crate) aabb: Aabb,
     /// The broad phase's fat box of this collider, mirrored here: finalising
     /// a step asks of every moving collider whether its bounds still fit, and
     /// the broad phase would have to find the proxy by its key first.
     /// Snapshots take it back from the broad phase.
-    #[cfg_attr(feature = "serde", serde(skip, default = "crate::snapshot::unset_bounds"))]
+    #[cfg_attr(feature = "serde", serde(skip, default = "unset_bounds"))]
     pub(crate) proxy_box: Aabb,
     /// Where the broad phase keeps this collider's proxy, so that moving it
     /// needs no lookup by key (a guess: a wrong one costs only the lookup).
@@ -257,4 +257,11 @@ impl Collider {
     pub fn proxy_aabb(&self) -> Aabb {
         self.proxy_box
     }
+}
+
+/// A placeholder for bounds a snapshot does not write, until they are rebuilt.
+#[cfg(feature = "serde")]
+pub(crate) fn unset_bounds() -> Aabb {
+    let origin = lamina_geometry::Point::origin();
+    Aabb::new(origin, origin)
 }

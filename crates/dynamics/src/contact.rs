@@ -1,6 +1,6 @@
 //! Contacts: the persistent state of a pair of colliders whose fat bounding boxes
-//! overlap, from the broad phase's `Begin` to its `End`; their creation, their
-//! update by the narrow phase, and their removal.
+//! overlap, from the broad phase's `Begin` to its `End`, and its update by the
+//! narrow phase (their creation and removal are `contact_set.rs`).
 //!
 //! Each step the narrow phase refreshes the pair's manifold. New points inherit
 //! the accumulated impulses of the old points with the same feature id, which is

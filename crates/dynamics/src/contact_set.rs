@@ -44,7 +44,7 @@ pub(crate) struct ContactParts<'w> {
 }
 
 /// Every contact of the world, with the mirrors of its map.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) struct ContactSet {
     map: SlotMap<ContactKey, Contact>,
     /// The contacts' keys again, by slot, for the narrow phase's walk.
@@ -53,12 +53,27 @@ pub(crate) struct ContactSet {
     free: FreeList,
     /// Finds a pair's contact; never iterated, so its order cannot leak out.
     of_pair: ContactOfPair,
-    /// Scratch of [`ContactSet::follow_pairs`], kept to avoid allocating:
-    /// the broad phase's events, the contact of each pair that ended (if
-    /// it has one), and the contacts to destroy.
+    /// Scratch kept to avoid allocating: the broad phase's events and the
+    /// contact of each pair that ended (if it has one), for
+    /// [`ContactSet::follow_pairs`], and the contacts to destroy, for it and
+    /// the destructions of a collider's or a pair of bodies' contacts.
     pair_events: Vec<PairEvent<ColliderKey>>,
     ended: Vec<Option<ContactKey>>,
     doomed: Vec<ContactKey>,
+}
+
+impl Clone for ContactSet {
+    /// The same contacts and mirrors; the scratch starts empty (it holds
+    /// nothing from one step to the next).
+    fn clone(&self) -> Self {
+        Self {
+            map: self.map.clone(),
+            keys: self.keys.clone(),
+            free: self.free.clone(),
+            of_pair: self.of_pair.clone(),
+            ..Self::default()
+        }
+    }
 }
 
 impl std::ops::Index<ContactKey> for ContactSet {
@@ -97,8 +112,10 @@ impl ContactSet {
         &self.map
     }
 
-    /// The contacts, to change in place: a contact is only ever made and
-    /// destroyed through the set, which keeps its mirrors.
+    /// The contacts, to change in place (their manifolds, impulses, places
+    /// in their bodies' lists). Never to insert or remove one: that is the
+    /// set's [`ContactSet::create`] and [`ContactSet::destroy`], which keep
+    /// its mirrors.
     #[inline]
     pub(crate) fn map_mut(&mut self) -> &mut SlotMap<ContactKey, Contact> {
         &mut self.map

@@ -149,9 +149,9 @@ impl Finalize<'_> {
             recycle(std::mem::take(&mut self.buffers.borrowed_colliders));
         // SAFETY: the solver's awake bodies are live and listed once each
         // (`Solver::gather_bodies` indexed each this step, from a walk of the
-        // map, from the map's keys by slot (`World::body_keys`, each live
-        // key once) or from `list_awake_bodies`, whose `KeySet` gives each
-        // key once), and `first_colliders` holds each one's first collider, read
+        // map, from the map's keys by slot (the world's mirror of its body
+        // keys, each live key once) or from `AwakeLists::list_bodies`, whose
+        // `KeySet` gives each key once), and `first_colliders` holds each one's first collider, read
         // then; nothing since has removed a body or a collider, and a
         // collider belongs to one body, so no key comes twice. Nothing reads
         // the maps until the references are dropped, when the buffers are

@@ -1,5 +1,5 @@
-//! Joints: what they hold, the builder that describes them, and the world calls
-//! that add, change and remove them.
+//! Joints: what they hold and the builder that describes them (the world's
+//! calls that add, change and remove them are `world/joints.rs`).
 //!
 //! A joint keeps two local frames, one on each body, that coincide when the
 //! joint is satisfied: the frames' origins are the anchors, and their x axes
@@ -625,6 +625,7 @@ pub(crate) fn make_joint(desc: JointDesc, pose_a: &Isometry, pose_b: &Isometry, 
         wake_requested: false,
     }
 }
+
 /// Whether a joint of `joints` between bodies `a` and `b` keeps them from
 /// colliding.
 pub(crate) fn joint_forbids_contact(

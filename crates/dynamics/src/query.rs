@@ -1,5 +1,7 @@
-//! Asking the world: ray casts, box, point and shape overlap tests, and shape
-//! casts over every collider, each through the broad phase.
+//! What the world's queries share: [`QueryFilter`], their hits and the checks
+//! of their input. The queries themselves (ray casts, box, point and shape
+//! overlap tests, and shape casts over every collider, each through the broad
+//! phase) are `world/queries.rs`.
 //!
 //! Every query first narrows the colliders down to those whose broad-phase box
 //! the query meets, then tests their shapes exactly. The broad phase's boxes

@@ -15,8 +15,9 @@ use crate::pairs::segments::{SegmentView, collide_segments};
 use crate::poly_view::PolyView;
 
 /// The manifold of two shapes, neither a chain segment, in A's frame with B
-/// placed by `xf`; `margin` already sanitized.
+/// placed by `xf`.
 pub(crate) fn convex_manifold(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalManifold {
+    let margin = sanitized(margin);
     match (BoxView::of(a), BoxView::of(b)) {
         (Some(box_a), Some(box_b)) => collide_boxes(&box_a, &box_b, xf, margin),
         _ => convex_manifold_other(a, b, xf, margin),
@@ -56,4 +57,10 @@ pub(crate) fn convex_manifold_other(a: &Shape, b: &Shape, xf: &Isometry, margin:
 pub(crate) fn flip(xf: &Isometry, collide: impl FnOnce(&Isometry) -> LocalManifold) -> LocalManifold {
     let inverse = xf.inverse();
     collide(&inverse).flipped(&inverse)
+}
+
+/// The margin as the pair functions take it: finite and not negative.
+#[inline(always)]
+pub(crate) fn sanitized(margin: Real) -> Real {
+    if margin.is_finite() { margin.max(0.0) } else { 0.0 }
 }

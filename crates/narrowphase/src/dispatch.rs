@@ -14,7 +14,7 @@
 
 use lamina_geometry::{Isometry, Real, Shape};
 
-use crate::convex_dispatch::{convex_manifold_other, flip};
+use crate::convex_dispatch::{convex_manifold_other, flip, sanitized};
 use crate::manifold::{LocalManifold, Manifold};
 use crate::pairs::boxes::{BoxView, box_manifold, box_manifold_and_gap, collide_boxes};
 use crate::pairs::chain::{collide_chain_segment, collide_chain_segment_continuing};
@@ -105,10 +105,4 @@ fn dispatch_other(a: &Shape, b: &Shape, xf: &Isometry, margin: Real) -> LocalMan
         (_, Shape::ChainSegment(_)) => flip(xf, |inverse| local_manifold(b, a, inverse, margin)),
         _ => convex_manifold_other(a, b, xf, margin),
     }
-}
-
-/// The margin as the pair functions take it: finite and not negative.
-#[inline(always)]
-fn sanitized(margin: Real) -> Real {
-    if margin.is_finite() { margin.max(0.0) } else { 0.0 }
 }

@@ -25,7 +25,7 @@
 pub mod clip;
 mod closed_form;
 mod convex_dispatch;
-mod dispatch;
+pub mod dispatch;
 pub mod epa;
 pub mod general;
 pub mod gjk;
@@ -40,7 +40,7 @@ pub mod shape_core;
 pub mod simplex;
 pub mod toi;
 
-pub use dispatch::{contact_manifold, contact_manifold_and_gap, contact_manifold_continuing, local_manifold};
+pub use dispatch::{contact_manifold, contact_manifold_and_gap, contact_manifold_continuing};
 pub use manifold::{ContactPoint, FeatureId, Manifold};
 pub use query::{Distance, Penetration, distance, intersects, penetration, signed_distance};
 pub use toi::{

@@ -3,7 +3,7 @@
 //! (`solver/team.rs`) and the step's poller (`pool_poller.rs`).
 
 /// Spins in a wait before the waiting thread starts yielding its core: the
-/// work waited for (a team's next stage, the next shared stage of a step)
+/// work waited for (a team's next pass, the next shared stage of a step)
 /// usually comes within a few thousand spins, and yielding keeps a waiting
 /// thread on an oversubscribed machine from starving the one it waits for.
 const SPINS_BEFORE_YIELD: u32 = 1 << 12;

@@ -213,8 +213,8 @@ impl CollidersIn {
             },
             sensor: flags & SENSOR != 0,
             user_data,
-            aabb: super::unset_bounds(),
-            proxy_box: super::unset_bounds(),
+            aabb: crate::collider::unset_bounds(),
+            proxy_box: crate::collider::unset_bounds(),
             proxy_hint: ProxyHint::NONE,
         }
     }

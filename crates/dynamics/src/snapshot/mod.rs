@@ -73,7 +73,7 @@ use slotmap::Key;
 use crate::pair_hash::ContactOfPair;
 
 use lamina_broadphase::SweepAndPrune;
-use lamina_geometry::{Aabb, Isometry, Point, Real, Shape};
+use lamina_geometry::{Isometry, Point, Real, Shape};
 
 use crate::body::Body;
 use crate::broad_phase::BroadPhase;
@@ -247,15 +247,10 @@ fn filler_contact() -> Contact {
     Contact::between(ColliderKey::null(), ColliderKey::null(), BodyKey::null(), BodyKey::null())
 }
 
-/// A placeholder for bounds a snapshot does not write, until they are rebuilt.
-pub(crate) fn unset_bounds() -> Aabb {
-    Aabb::new(Point::origin(), Point::origin())
-}
-
 impl World {
     /// The world written to bytes: everything a step depends on, so that
     /// [`World::restore`] gives a world that steps bit for bit as this one.
-    /// The format is described in `snapshot.rs` and `docs/snapshots.md`.
+    /// The format is described in this module's doc and `docs/snapshots.md`.
     pub fn snapshot(&self) -> Vec<u8> {
         // The parts are written and compressed side by side on the current
         // rayon pool; each part's bytes depend only on the world.

@@ -66,7 +66,7 @@ impl BodyState {
     }
 }
 
-/// Body states shared by the threads of a team: within a stage, each block
+/// Body states shared by the threads of a team: within a pass, each block
 /// of bodies (integration) or of a colour's constraints (constraints of one
 /// colour share no movable body) touches states no other block touches.
 pub(crate) struct States<'a> {

@@ -66,8 +66,8 @@ pub(crate) fn color_passes(
 /// one after the other, in a serial pass.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Colors {
-    pub(crate) first: u8,
-    pub(crate) last: u8,
+    first: u8,
+    last: u8,
 }
 
 /// Bodies integrated per block, at least: a body takes a few nanoseconds.
@@ -119,7 +119,7 @@ impl ColorView<'_> {
     /// The parts of `items` of colour `color` that fall in each list: its
     /// joints solved alone, revolute bundles, point bundles and contact
     /// bundles, as ranges of those lists.
-    pub(crate) fn parts(&self, color: u8, items: Range<usize>) -> [Range<usize>; 4] {
+    fn parts(&self, color: u8, items: Range<usize>) -> [Range<usize>; 4] {
         let c = color as usize;
         let mut offset = 0;
         // The part of `items` that falls in colour `c`'s range of one list,
@@ -143,12 +143,7 @@ impl ColorView<'_> {
     /// `items`: the block itself for a pass of one colour; every item of
     /// each colour in turn for a run of colours, which is a serial pass,
     /// one block holding all of their items.
-    pub(crate) fn each_color(
-        &self,
-        colors: Colors,
-        items: Range<usize>,
-        mut f: impl FnMut(u8, Range<usize>),
-    ) {
+    fn each_color(&self, colors: Colors, items: Range<usize>, mut f: impl FnMut(u8, Range<usize>)) {
         match &self.used[colors.first as usize..=colors.last as usize] {
             [(color, _)] => f(*color, items),
             run => {
@@ -160,12 +155,7 @@ impl ColorView<'_> {
 
     /// The contact bundles among items `items` of the pass of `colors`,
     /// a range of them per colour, each handed to `f`.
-    pub(crate) fn each_contact_range(
-        &self,
-        colors: Colors,
-        items: Range<usize>,
-        mut f: impl FnMut(Range<usize>),
-    ) {
+    fn each_contact_range(&self, colors: Colors, items: Range<usize>, mut f: impl FnMut(Range<usize>)) {
         self.each_color(colors, items, |color, items| {
             let [_, _, _, contacts] = self.parts(color, items);
             f(contacts);
@@ -297,7 +287,7 @@ impl ColorView<'_> {
 ///
 /// No other thread writes the entries of `bundle`'s contacts meanwhile.
 #[inline(always)]
-pub(crate) unsafe fn gather_contact_impulses<W: Lanes>(
+unsafe fn gather_contact_impulses<W: Lanes>(
     bundle: &ContactBundle<W>,
     gathered: &BlockSlice<[(Real, Real); 2]>,
 ) {

@@ -65,7 +65,7 @@ impl<B4, B8> Bundles<B4, B8> {
 
 impl<B4: LaneBundle, B8: LaneBundle> Bundles<B4, B8> {
     /// Sizes the bundles of this width for the coloured constraints, to be
-    /// filled later by the blocks of a stage (see [`size_bundles`] and
+    /// filled later by the blocks of a pass (see [`size_bundles`] and
     /// [`BundleBlocks::fill`]).
     pub(crate) fn size(&mut self, coloring: &ColorOrder, starts: &mut [usize; COLOR_COUNT + 1]) {
         match self {
@@ -105,7 +105,7 @@ pub(crate) type Eight = Avx8;
 #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
 pub(crate) type Eight = super::lanes::Wide;
 
-/// Bundles of one width as the blocks of a stage share them (see
+/// Bundles of one width as the blocks of a pass share them (see
 /// [`BlockSlice`]).
 pub(crate) enum BundleBlocks<'a, B4, B8> {
     Four(BlockSlice<'a, B4>),

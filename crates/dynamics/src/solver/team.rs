@@ -345,7 +345,7 @@ mod tests {
 
     /// A pass of items each added to a running total of its own, so
     /// that a block run twice, skipped or run out of pass order shows.
-    fn run_stages(threads: usize) -> Vec<u64> {
+    fn run_passes(threads: usize) -> Vec<u64> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let mut totals = vec![0u64; 1000];
         let mut team = Team::default();
@@ -371,7 +371,7 @@ mod tests {
     fn every_item_runs_once_per_pass_in_pass_order() {
         let expected = (0..=50u64).fold(0u64, |t, pass| t.wrapping_mul(3).wrapping_add(pass));
         for threads in [1, 2, 3, 8, 20] {
-            assert!(run_stages(threads).iter().all(|&t| t == expected), "{threads} threads");
+            assert!(run_passes(threads).iter().all(|&t| t == expected), "{threads} threads");
         }
     }
 

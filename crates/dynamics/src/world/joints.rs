@@ -5,7 +5,6 @@
 use lamina_geometry::{Isometry, Point, Real, Vec2};
 
 use crate::body::BodyKind;
-use crate::contact_set::ContactParts;
 use crate::joint::{Joint, JointDesc, JointKind, JointMotion, JointMut, make_joint};
 use crate::{BodyKey, JointKey, World, WorldError};
 
@@ -37,7 +36,7 @@ impl World {
             }
         }
         if !desc.collide_connected && !mouse {
-            let (contacts, mut parts) = self.contact_parts();
+            let (contacts, _, mut parts) = self.contact_parts();
             contacts.destroy_between(a, b, &mut parts);
         }
         self.wake_body(b);
@@ -68,15 +67,8 @@ impl World {
             self.islands.unlink(&self.bodies, body);
         }
         if !joint.desc.collide_connected && self.bodies.contains_key(a) {
-            let mut parts = ContactParts {
-                bodies: &mut self.bodies,
-                colliders: &self.colliders,
-                joints: &self.joints,
-                islands: &mut self.islands,
-                events: &mut self.events,
-                settings: &self.settings,
-            };
-            self.contacts.create_between(a, b, &self.broad_phase, &mut parts);
+            let (contacts, broad_phase, mut parts) = self.contact_parts();
+            contacts.create_between(a, b, broad_phase, &mut parts);
         }
         Ok(())
     }

@@ -51,7 +51,8 @@ pub struct World {
     pub(crate) body_changes_pending: bool,
     /// The contacts, with their mirrors and lookup by pair.
     pub(crate) contacts: ContactSet,
-    /// The free slots of the four maps above, in the order each hands them out.
+    /// The free slots of the maps of bodies, colliders, joints and chains, in
+    /// the order each hands them out (the contacts' are the set's own).
     pub(crate) free_slots: FreeSlots,
     pub(crate) islands: Islands,
     pub(crate) events: Events,
@@ -299,7 +300,7 @@ impl World {
     /// waking the bodies on the other side.
     fn detach_collider(&mut self, key: ColliderKey) {
         self.broad_phase.remove(key);
-        let (contacts, mut parts) = self.contact_parts();
+        let (contacts, _, mut parts) = self.contact_parts();
         contacts.destroy_of_collider(key, &mut parts);
         if self.colliders.remove(key).is_some() {
             self.free_slots.colliders.removed(key);
@@ -331,9 +332,9 @@ impl World {
         self.islands.wake_body(&mut self.bodies, key);
     }
 
-    /// The contacts, with the other parts that making and destroying them
-    /// reads and changes.
-    pub(crate) fn contact_parts(&mut self) -> (&mut ContactSet, ContactParts<'_>) {
+    /// The contacts, with the broad phase whose pairs they follow and the
+    /// other parts that making and destroying them reads and changes.
+    pub(crate) fn contact_parts(&mut self) -> (&mut ContactSet, &mut BroadPhase, ContactParts<'_>) {
         let parts = ContactParts {
             bodies: &mut self.bodies,
             colliders: &self.colliders,
@@ -342,7 +343,7 @@ impl World {
             events: &mut self.events,
             settings: &self.settings,
         };
-        (&mut self.contacts, parts)
+        (&mut self.contacts, &mut self.broad_phase, parts)
     }
 
     /// Wakes every sleeping body.

@@ -24,7 +24,6 @@ use std::time::{Duration, Instant};
 
 use lamina_geometry::Real;
 
-use crate::contact_set::ContactParts;
 use crate::finalize::{Finalize, finalize_shares};
 use crate::narrow_phase::NarrowPhaseStep;
 use crate::parallel::pace::{Sharing, Threads};
@@ -124,15 +123,9 @@ impl World {
     /// Stage 4: the broad phase's pairs that began and ended made into new
     /// and destroyed contacts.
     pub(crate) fn update_pairs(&mut self) {
-        let mut parts = ContactParts {
-            bodies: &mut self.bodies,
-            colliders: &self.colliders,
-            joints: &self.joints,
-            islands: &mut self.islands,
-            events: &mut self.events,
-            settings: &self.settings,
-        };
-        self.contacts.follow_pairs(&mut self.broad_phase, self.threads, &mut parts);
+        let threads = self.threads;
+        let (contacts, broad_phase, mut parts) = self.contact_parts();
+        contacts.follow_pairs(broad_phase, threads, &mut parts);
     }
 
     /// Stage 5: the manifolds of the contacts with an awake body brought up
