@@ -58,7 +58,7 @@ pub mod prelude {
         Body, BodyDesc, BodyKey, BodyKind, BodyMut, Chain, ChainDesc, ChainKey, Collider, ColliderDesc,
         ColliderKey, CollisionFilter, Contact, ContactEvent, ContactHitEvent, Joint, JointDesc, JointKey,
         JointKind, JointMotion, JointMut, MixRule, QueryFilter, SensorEvent, Sharing, StepProfile, World,
-        WorldError, WorldRayHit, WorldSettings, WorldShapeHit,
+        WorldError, WorldKey, WorldRayHit, WorldSettings, WorldShapeHit, WorldTag,
     };
     #[cfg(feature = "serde")]
     pub use lamina_dynamics::{FORMAT_VERSION, SnapshotError};

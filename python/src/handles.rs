@@ -1,6 +1,8 @@
 //! The handles `Body`, `Collider` and `Joint`: each a world and a key, with
 //! the borrows of the world they read and change through, their hash, and
-//! their pickling. A handle pickles as its world and its key's bits, so that
+//! their pickling. A handle pickles as its world and its key's bits (the
+//! slot, the version and the world's tag, which the world's own pickle
+//! keeps), so that
 //! a structure holding a world and handles to its parts (an environment, a
 //! scene) pickles and deep-copies whole, the handles naming the same parts
 //! of the copied world (a copy keeps its keys). Their methods are in
@@ -9,7 +11,7 @@
 use lamina2d::prelude::*;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use slotmap::{Key, KeyData};
+use slotmap::KeyData;
 
 use crate::errors::world_error;
 use crate::world::PyWorld;
@@ -52,23 +54,30 @@ pub fn key_hash(world: usize, key: u64) -> u64 {
 }
 
 /// The arguments `__reduce__` gives pickle for a handle.
-pub type Reduced = (Py<PyAny>, (&'static str, Py<PyWorld>, u64));
+pub type Reduced = (Py<PyAny>, (&'static str, Py<PyWorld>, u64, u32));
 
 /// The reduction of a handle of `kind` to `world` and `key`.
-pub fn reduce(py: Python<'_>, kind: &'static str, world: &Py<PyWorld>, key: impl Key) -> PyResult<Reduced> {
+pub fn reduce(
+    py: Python<'_>,
+    kind: &'static str,
+    world: &Py<PyWorld>,
+    key: impl WorldKey,
+) -> PyResult<Reduced> {
     let rebuild = py.import("lamina2d._lamina")?.getattr("_handle")?.unbind();
-    Ok((rebuild, (kind, world.clone_ref(py), key.data().as_ffi())))
+    Ok((rebuild, (kind, world.clone_ref(py), key.data().as_ffi(), key.world().to_bits())))
 }
 
 /// Rebuilds a pickled handle.
 #[pyfunction]
 #[pyo3(name = "_handle")]
-pub fn rebuild(py: Python<'_>, kind: &str, world: Py<PyWorld>, bits: u64) -> PyResult<Py<PyAny>> {
-    let data = KeyData::from_ffi(bits);
+pub fn rebuild(py: Python<'_>, kind: &str, world: Py<PyWorld>, bits: u64, tag: u32) -> PyResult<Py<PyAny>> {
+    fn key<K: WorldKey>(bits: u64, tag: u32) -> K {
+        K::from(KeyData::from_ffi(bits)).in_world(WorldTag::from_bits(tag))
+    }
     Ok(match kind {
-        "body" => Py::new(py, PyBody { world, key: data.into() })?.into_any(),
-        "collider" => Py::new(py, PyCollider { world, key: data.into() })?.into_any(),
-        "joint" => Py::new(py, PyJoint { world, key: data.into() })?.into_any(),
+        "body" => Py::new(py, PyBody { world, key: key(bits, tag) })?.into_any(),
+        "collider" => Py::new(py, PyCollider { world, key: key(bits, tag) })?.into_any(),
+        "joint" => Py::new(py, PyJoint { world, key: key(bits, tag) })?.into_any(),
         _ => return Err(world_error(format!("no handle of kind {kind:?}"))),
     })
 }

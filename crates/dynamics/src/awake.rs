@@ -13,11 +13,10 @@
 //! hold the same keys, so the step computes the same bits either way: which
 //! way was taken shows only in its time.
 
-use slotmap::SlotMap;
-
 use crate::body::Body;
 use crate::island::Islands;
 use crate::key_set::KeySet;
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ContactKey, JointKey};
 
 /// How many bodies (fixed ones included) per awake one a world needs before
@@ -71,7 +70,7 @@ impl AwakeLists {
 
     /// Appends the contacts of the listed awake bodies (of `bodies`) to
     /// `out`, in key order, each once.
-    pub(crate) fn contacts(&mut self, bodies: &SlotMap<BodyKey, Body>, out: &mut Vec<ContactKey>) {
+    pub(crate) fn contacts(&mut self, bodies: &TaggedMap<BodyKey, Body>, out: &mut Vec<ContactKey>) {
         for &body in &self.bodies {
             for &contact in &bodies[body].contacts {
                 self.contact_set.insert(contact);
@@ -82,7 +81,7 @@ impl AwakeLists {
 
     /// Lists the joints of the listed awake bodies (of `bodies`) in key
     /// order, each once.
-    pub(crate) fn list_joints(&mut self, bodies: &SlotMap<BodyKey, Body>) {
+    pub(crate) fn list_joints(&mut self, bodies: &TaggedMap<BodyKey, Body>) {
         for &body in &self.bodies {
             for &joint in &bodies[body].joints {
                 self.joint_set.insert(joint);

@@ -8,11 +8,17 @@
 use lamina_broadphase::{PairEvent, PairFilter, ProxyHint, Refit, RegionView, SweepAndPrune};
 use lamina_geometry::tolerance::WORLD_AABB_MARGIN;
 use lamina_geometry::{Aabb, Isometry, Real};
-use slotmap::SlotMap;
 
 use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
+use crate::keys::Untagged;
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ColliderKey};
+
+/// A collider's key in the broad phase: its slot without the world's tag
+/// (`keys.rs`), as every proxy, pair and pair event holds one; the world
+/// stamps it back ([`ProxyKey::in_world`]) where a key leaves.
+pub(crate) type ProxyKey = Untagged<ColliderKey>;
 
 /// The pair filter of the immovable index's proxies: they pair with nothing,
 /// so its `update_pairs` only keeps its regions in order.
@@ -22,11 +28,11 @@ const NO_PAIRS: PairFilter = PairFilter { category: 0, mask: 0 };
 #[derive(Clone)]
 pub(crate) struct BroadPhase {
     /// Every collider.
-    all: SweepAndPrune<ColliderKey>,
+    all: SweepAndPrune<ProxyKey>,
     /// The colliders of fixed and kinematic bodies again, with the same
     /// bounds, for continuous collision's sweeps against them alone. It
     /// never makes pairs.
-    immovable: SweepAndPrune<ColliderKey>,
+    immovable: SweepAndPrune<ProxyKey>,
 }
 
 impl Default for BroadPhase {
@@ -39,19 +45,19 @@ impl Default for BroadPhase {
 impl BroadPhase {
     /// The broad phase of `all` and `immovable` (a snapshot's, read back).
     #[cfg(feature = "serde")]
-    pub(crate) fn from_parts(all: SweepAndPrune<ColliderKey>, immovable: SweepAndPrune<ColliderKey>) -> Self {
+    pub(crate) fn from_parts(all: SweepAndPrune<ProxyKey>, immovable: SweepAndPrune<ProxyKey>) -> Self {
         Self { all, immovable }
     }
 
     /// Every collider: what the world's queries search.
     #[inline]
-    pub(crate) fn all(&self) -> &SweepAndPrune<ColliderKey> {
+    pub(crate) fn all(&self) -> &SweepAndPrune<ProxyKey> {
         &self.all
     }
 
     /// The colliders of fixed and kinematic bodies.
     #[inline]
-    pub(crate) fn immovable(&self) -> &SweepAndPrune<ColliderKey> {
+    pub(crate) fn immovable(&self) -> &SweepAndPrune<ProxyKey> {
         &self.immovable
     }
 
@@ -71,6 +77,7 @@ impl BroadPhase {
     /// `immovable`) at its bounds, and tells it where its proxy is. False,
     /// with nothing registered, for bounds the broad phase refuses.
     pub(crate) fn insert(&mut self, key: ColliderKey, c: &mut Collider, immovable: bool) -> bool {
+        let key = ProxyKey::of(key);
         if self.all.insert_filtered(key, c.aabb, c.filter.pair_filter()).is_err() {
             return false;
         }
@@ -86,18 +93,19 @@ impl BroadPhase {
 
     /// Takes collider `key` out of both.
     pub(crate) fn remove(&mut self, key: ColliderKey) {
+        let key = ProxyKey::of(key);
         let _ = self.all.remove(key);
         let _ = self.immovable.remove(key);
     }
 
     /// Whether the fat boxes of colliders `a` and `b` overlap (`a < b`).
     pub(crate) fn contains_pair(&self, a: ColliderKey, b: ColliderKey) -> bool {
-        self.all.contains_pair(a, b)
+        self.all.contains_pair(ProxyKey::of(a), ProxyKey::of(b))
     }
 
     /// The pairs that began and ended since the last call, ends first
     /// (the immovable index only keeps its regions in order).
-    pub(crate) fn update_pairs(&mut self, events: &mut Vec<PairEvent<ColliderKey>>) {
+    pub(crate) fn update_pairs(&mut self, events: &mut Vec<PairEvent<ProxyKey>>) {
         self.immovable.update_pairs(events);
         self.all.update_pairs(events);
     }
@@ -109,7 +117,7 @@ impl BroadPhase {
     pub(crate) fn refresh(
         &mut self,
         b: &mut Body,
-        colliders: &mut SlotMap<ColliderKey, Collider>,
+        colliders: &mut TaggedMap<ColliderKey, Collider>,
         first: Option<FirstBounds>,
         margin: Real,
     ) {
@@ -126,6 +134,7 @@ impl BroadPhase {
                 }
                 _ => c.aabb = contact_bounds(c, &pose, margin),
             }
+            let ck = ProxyKey::of(ck);
             if let Ok((moved, hint)) = self.all.refit_hinted(ck, c.proxy_hint, c.aabb) {
                 c.proxy_hint = hint;
                 if let Some(fat) = moved {
@@ -144,8 +153,8 @@ impl BroadPhase {
     /// wait for it to wake.
     pub(crate) fn refresh_stale(
         &mut self,
-        bodies: &mut SlotMap<BodyKey, Body>,
-        colliders: &mut SlotMap<ColliderKey, Collider>,
+        bodies: &mut TaggedMap<BodyKey, Body>,
+        colliders: &mut TaggedMap<ColliderKey, Collider>,
         margin: Real,
         stale: &mut Vec<BodyKey>,
     ) {
@@ -161,11 +170,13 @@ impl BroadPhase {
     /// proxy's new box and place.
     pub(crate) fn refit_all(
         &mut self,
-        moves: &[Refit<ColliderKey>],
-        colliders: &mut SlotMap<ColliderKey, Collider>,
+        moves: &[Refit<ProxyKey>],
+        colliders: &mut TaggedMap<ColliderKey, Collider>,
     ) {
         self.all.refit_batch().refit_all(moves, |i, result| {
-            if let (Ok((moved, hint)), Some(c)) = (result, colliders.get_mut(moves[i].0)) {
+            if let (Ok((moved, hint)), Some(c)) =
+                (result, colliders.get_mut(moves[i].0.in_world(colliders.tag())))
+            {
                 c.proxy_hint = hint;
                 if let Some(fat) = moved {
                     c.proxy_box = fat;

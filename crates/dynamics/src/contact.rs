@@ -16,7 +16,8 @@ use lamina_geometry::tolerance::{LINEAR_SLOP, MANIFOLD_REUSE_DRIFT, MANIFOLD_REU
 use lamina_geometry::{Isometry, Point, Real, Rotation, Vec2};
 use lamina_narrowphase::FeatureId;
 
-use crate::{BodyKey, ColliderKey};
+use crate::keys::Untagged;
+use crate::{BodyKey, ColliderKey, WorldKey, WorldTag};
 
 /// One point of a contact's manifold, with the solver's memory of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,10 +48,13 @@ pub struct ContactPointState {
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {
-    pub(crate) collider_a: ColliderKey,
-    pub(crate) collider_b: ColliderKey,
-    pub(crate) body_a: BodyKey,
-    pub(crate) body_b: BodyKey,
+    /// The keys, untagged, and their world's tag once (`keys.rs`): four
+    /// tags would take twelve bytes more a contact.
+    pub(crate) collider_a: Untagged<ColliderKey>,
+    pub(crate) collider_b: Untagged<ColliderKey>,
+    pub(crate) body_a: Untagged<BodyKey>,
+    pub(crate) body_b: Untagged<BodyKey>,
+    pub(crate) world: WorldTag,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) friction: Real,
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -154,10 +158,11 @@ impl Contact {
         body_b: BodyKey,
     ) -> Self {
         Contact {
-            collider_a,
-            collider_b,
-            body_a,
-            body_b,
+            collider_a: Untagged::of(collider_a),
+            collider_b: Untagged::of(collider_b),
+            body_a: Untagged::of(body_a),
+            body_b: Untagged::of(body_b),
+            world: collider_a.world(),
             friction: 0.0,
             restitution: 0.0,
             sensor: false,
@@ -171,23 +176,27 @@ impl Contact {
     }
 
     /// The first collider (the one the normal points away from).
+    #[inline]
     pub fn collider_a(&self) -> ColliderKey {
-        self.collider_a
+        self.collider_a.in_world(self.world)
     }
 
     /// The second collider.
+    #[inline]
     pub fn collider_b(&self) -> ColliderKey {
-        self.collider_b
+        self.collider_b.in_world(self.world)
     }
 
     /// The body of the first collider.
+    #[inline]
     pub fn body_a(&self) -> BodyKey {
-        self.body_a
+        self.body_a.in_world(self.world)
     }
 
     /// The body of the second collider.
+    #[inline]
     pub fn body_b(&self) -> BodyKey {
-        self.body_b
+        self.body_b.in_world(self.world)
     }
 
     /// Unit normal from A to B, world frame.
@@ -365,19 +374,17 @@ mod tests {
             })
             .collect();
         Contact {
-            collider_a: ColliderKey::default(),
-            collider_b: ColliderKey::default(),
-            body_a: BodyKey::default(),
-            body_b: BodyKey::default(),
             friction: 0.6,
-            restitution: 0.0,
-            sensor: false,
             normal: m.normal,
             computed_in: ManifoldFrame::new(&m.normal, &points, pose_a, pose_b),
             touching: !points.is_empty(),
             points,
-            apart: false,
-            listed_at: [UNLISTED; 2],
+            ..Contact::between(
+                ColliderKey::default(),
+                ColliderKey::default(),
+                BodyKey::default(),
+                BodyKey::default(),
+            )
         }
     }
 

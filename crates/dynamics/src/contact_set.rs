@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use slotmap::SlotMap;
 
 use crate::body::{Body, BodyKind};
-use crate::broad_phase::BroadPhase;
+use crate::broad_phase::{BroadPhase, ProxyKey};
 use crate::collider::Collider;
 use crate::contact::{Contact, UNLISTED};
 use crate::events::Events;
@@ -26,6 +26,7 @@ use crate::pair_hash::ContactOfPair;
 use crate::parallel::pace::Threads;
 use crate::parallel::prefetch::prefetch;
 use crate::slot_keys::SlotKeys;
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ColliderKey, ContactKey, JointKey, WorldSettings};
 
 /// From this many ended pairs on, a step that shares its work looks up
@@ -35,9 +36,9 @@ const ENDS_ON_POOL_FROM: usize = 512;
 /// The parts of the world that a contact's making or destroying reads or
 /// changes, besides the contacts themselves.
 pub(crate) struct ContactParts<'w> {
-    pub bodies: &'w mut SlotMap<BodyKey, Body>,
-    pub colliders: &'w SlotMap<ColliderKey, Collider>,
-    pub joints: &'w SlotMap<JointKey, Joint>,
+    pub bodies: &'w mut TaggedMap<BodyKey, Body>,
+    pub colliders: &'w TaggedMap<ColliderKey, Collider>,
+    pub joints: &'w TaggedMap<JointKey, Joint>,
     pub islands: &'w mut Islands,
     pub events: &'w mut Events,
     pub settings: &'w WorldSettings,
@@ -57,7 +58,7 @@ pub(crate) struct ContactSet {
     /// contact of each pair that ended (if it has one), for
     /// [`ContactSet::follow_pairs`], and the contacts to destroy, for it and
     /// the destructions of a collider's or a pair of bodies' contacts.
-    pair_events: Vec<PairEvent<ColliderKey>>,
+    pair_events: Vec<PairEvent<ProxyKey>>,
     ended: Vec<Option<ContactKey>>,
     doomed: Vec<ContactKey>,
 }
@@ -102,7 +103,7 @@ impl ContactSet {
         free: FreeList,
         of_pair: ContactOfPair,
     ) -> Self {
-        let keys = SlotKeys::of_map(&map);
+        let keys = SlotKeys::of_keys(map.keys());
         Self { map, keys, free, of_pair, ..Self::default() }
     }
 
@@ -136,7 +137,7 @@ impl ContactSet {
     /// The contact of the pair `(a, b)` (`a < b`), if it has one.
     #[inline]
     pub(crate) fn of_pair(&self, pair: (ColliderKey, ColliderKey)) -> Option<ContactKey> {
-        self.of_pair.get(&pair).copied()
+        self.of_pair.get(&(ProxyKey::of(pair.0), ProxyKey::of(pair.1))).copied()
     }
 
     /// How many contacts there are.
@@ -161,7 +162,7 @@ impl ContactSet {
         // times a step; on the pool when there are many.
         let mut ended = std::mem::take(&mut self.ended);
         let of_pair = &self.of_pair;
-        let lookup = |event: &PairEvent<ColliderKey>| match *event {
+        let lookup = |event: &PairEvent<ProxyKey>| match *event {
             PairEvent::End(a, b) => of_pair.get(&(a, b)).copied(),
             PairEvent::Begin(..) => None,
         };
@@ -183,7 +184,8 @@ impl ContactSet {
         self.doomed = doomed;
         for event in &events[ends..] {
             if let PairEvent::Begin(a, b) = *event {
-                self.create((a, b), parts);
+                let tag = parts.colliders.tag();
+                self.create((a.in_world(tag), b.in_world(tag)), parts);
             }
         }
         self.pair_events = events;
@@ -210,15 +212,15 @@ impl ContactSet {
                 prefetch(unsafe { self.map.get_unchecked(far) });
             }
             if let Some(c) = doomed.get(i + AHEAD).and_then(|&near| self.map.get(near)) {
-                for body in [c.body_a, c.body_b] {
+                for body in [c.body_a(), c.body_b()] {
                     // SAFETY: a contact's bodies are live (removing a body
                     // destroys its contacts first), as `get_unchecked`
                     // requires.
-                    prefetch(unsafe { parts.bodies.get_unchecked(body) });
+                    prefetch(unsafe { parts.bodies.raw().get_unchecked(body) });
                 }
             }
             if let Some(c) = doomed.get(i + AHEAD / 2).and_then(|&next| self.map.get(next)) {
-                for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
+                for (body, at) in [c.body_a(), c.body_b()].into_iter().zip(c.listed_at) {
                     let Some(list) = parts.bodies.get(body).map(|b| &b.contacts) else { continue };
                     // Its place, and the last place, whose contact moves into it.
                     if let (Some(slot), Some(last)) = (list.get(at as usize), list.last()) {
@@ -228,7 +230,7 @@ impl ContactSet {
                 }
             }
             if let Some(c) = doomed.get(i + AHEAD / 4).and_then(|&next| self.map.get(next)) {
-                for body in [c.body_a, c.body_b] {
+                for body in [c.body_a(), c.body_b()] {
                     // The contact that will move into its place in the
                     // body's list, whose record learns its new place (the
                     // list may change before then: only a hint).
@@ -271,7 +273,7 @@ impl ContactSet {
         let key = self.map.insert(contact);
         self.free.inserted(key);
         self.keys.inserted(key);
-        self.of_pair.insert((a, b), key);
+        self.of_pair.insert((ProxyKey::of(a), ProxyKey::of(b)), key);
         let mut listed_at = [UNLISTED; 2];
         for (at, body) in listed_at.iter_mut().zip([body_a, body_b]) {
             let list = &mut parts.bodies[body].contacts;
@@ -286,17 +288,17 @@ impl ContactSet {
         let Some(c) = self.map.remove(key) else { return };
         self.free.removed(key);
         self.keys.removed(key);
-        self.of_pair.remove(&(c.collider_a, c.collider_b));
-        for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
+        self.of_pair.remove(&(ProxyKey::of(c.collider_a()), ProxyKey::of(c.collider_b())));
+        for (body, at) in [c.body_a(), c.body_b()].into_iter().zip(c.listed_at) {
             self.unlist(parts.bodies, body, key, at as usize);
         }
         if c.touching {
-            let sensor = c.sensor.then(|| parts.colliders.get(c.collider_a).is_some_and(|x| x.sensor));
-            parts.events.report_touching((c.collider_a, c.collider_b), sensor, false);
-            parts.islands.wake_body(parts.bodies, c.body_a);
-            parts.islands.wake_body(parts.bodies, c.body_b);
+            let sensor = c.sensor.then(|| parts.colliders.get(c.collider_a()).is_some_and(|x| x.sensor));
+            parts.events.report_touching((c.collider_a(), c.collider_b()), sensor, false);
+            parts.islands.wake_body(parts.bodies, c.body_a());
+            parts.islands.wake_body(parts.bodies, c.body_b());
             if !c.sensor {
-                parts.islands.unlink(parts.bodies, c.body_a);
+                parts.islands.unlink(parts.bodies, c.body_a());
             }
         }
     }
@@ -304,7 +306,7 @@ impl ContactSet {
     /// Takes contact `key`, listed at position `at`, out of `body`'s contact
     /// list by moving the last one into its place, and tells the moved
     /// contact where it now stands.
-    fn unlist(&mut self, bodies: &mut SlotMap<BodyKey, Body>, body: BodyKey, key: ContactKey, at: usize) {
+    fn unlist(&mut self, bodies: &mut TaggedMap<BodyKey, Body>, body: BodyKey, key: ContactKey, at: usize) {
         let Some(list) = bodies.get_mut(body).map(|b| &mut b.contacts) else { return };
         let at = if list.get(at) == Some(&key) {
             at
@@ -320,7 +322,7 @@ impl ContactSet {
         list.swap_remove(at);
         let Some(&moved) = list.get(at) else { return };
         let m = &mut self.map[moved];
-        let side = usize::from(m.body_a != body);
+        let side = usize::from(m.body_a() != body);
         m.listed_at[side] = at as u32;
     }
 
@@ -331,7 +333,7 @@ impl ContactSet {
         doomed.clear();
         doomed.extend(parts.bodies[body].contacts.iter().copied().filter(|&k| {
             let c = &self.map[k];
-            c.collider_a == key || c.collider_b == key
+            c.collider_a() == key || c.collider_b() == key
         }));
         for &contact in &doomed {
             self.destroy(contact, parts);
@@ -345,7 +347,7 @@ impl ContactSet {
         doomed.clear();
         doomed.extend(parts.bodies[a].contacts.iter().copied().filter(|&k| {
             let c = &self.map[k];
-            !c.sensor && (c.body_a == b || c.body_b == b)
+            !c.sensor && (c.body_a() == b || c.body_b() == b)
         }));
         for &contact in &doomed {
             self.destroy(contact, parts);
@@ -368,7 +370,10 @@ impl ContactSet {
             .colliders
             .iter()
             .flat_map(|&ca| bb.colliders.iter().map(move |&cb| if ca < cb { (ca, cb) } else { (cb, ca) }))
-            .filter(|&(x, y)| broad_phase.contains_pair(x, y) && !self.of_pair.contains_key(&(x, y)))
+            .filter(|&(x, y)| {
+                broad_phase.contains_pair(x, y)
+                    && !self.of_pair.contains_key(&(ProxyKey::of(x), ProxyKey::of(y)))
+            })
             .collect();
         for pair in pairs {
             self.create(pair, parts);
@@ -407,7 +412,7 @@ mod tests {
         }
         w.step(1.0 / 60.0).unwrap();
         let touching_in = |w: &World, stack: &[BodyKey]| {
-            w.contacts.map.values().filter(|c| c.touching && stack.contains(&c.body_a)).count()
+            w.contacts.map.values().filter(|c| c.touching && stack.contains(&c.body_a())).count()
         };
         let thrown: usize = stacks.iter().step_by(2).map(|stack| touching_in(&w, stack)).sum();
         let kept: usize = stacks.iter().skip(1).step_by(2).map(|stack| touching_in(&w, stack)).sum();
@@ -425,14 +430,14 @@ mod tests {
         assert_eq!(ends, thrown, "an end for every touching contact of the thrown stacks");
         for stack in stacks.iter().step_by(2) {
             assert!(
-                w.contacts.map.values().all(|c| !stack.contains(&c.body_a) && !stack.contains(&c.body_b))
+                w.contacts.map.values().all(|c| !stack.contains(&c.body_a()) && !stack.contains(&c.body_b()))
             );
         }
         assert_eq!(stacks.iter().skip(1).step_by(2).map(|stack| touching_in(&w, stack)).sum::<usize>(), kept);
         assert_eq!(w.contacts.of_pair.len(), w.contacts.len());
         for (key, c) in &w.contacts.map {
-            assert_eq!(w.contacts.of_pair.get(&(c.collider_a, c.collider_b)), Some(&key));
-            for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
+            assert_eq!(w.contacts.of_pair((c.collider_a(), c.collider_b())), Some(key));
+            for (body, at) in [c.body_a(), c.body_b()].into_iter().zip(c.listed_at) {
                 assert_eq!(
                     w.bodies[body].contacts.get(at as usize),
                     Some(&key),

@@ -26,10 +26,9 @@ use lamina_geometry::tolerance::LINEAR_SLOP;
 use lamina_geometry::{Aabb, Isometry, Real, Shape, SupportMap, Vec2};
 use lamina_narrowphase::{Sweep, ToiStatus, time_of_impact_of_sweeps};
 
-use slotmap::SlotMap;
-
 use crate::broad_phase::BroadPhase;
 use crate::joint::{Joint, joint_forbids_contact};
+use crate::tagged_map::TaggedMap;
 use crate::{Body, BodyKey, BodyKind, Collider, ColliderKey, JointKey};
 
 /// A body is swept when it moves more than this fraction of its inner radius
@@ -90,10 +89,10 @@ pub(crate) fn is_fast(b: &Body, motion: Real) -> bool {
 /// the broad phase that finds them near a path, and the joints that keep
 /// some bodies from colliding.
 pub(crate) struct Obstacles<'w> {
-    pub bodies: &'w SlotMap<BodyKey, Body>,
-    pub colliders: &'w SlotMap<ColliderKey, Collider>,
+    pub bodies: &'w TaggedMap<BodyKey, Body>,
+    pub colliders: &'w TaggedMap<ColliderKey, Collider>,
     pub broad_phase: &'w BroadPhase,
-    pub joints: &'w SlotMap<JointKey, Joint>,
+    pub joints: &'w TaggedMap<JointKey, Joint>,
 }
 
 impl Obstacles<'_> {

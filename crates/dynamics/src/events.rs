@@ -54,8 +54,8 @@ impl ContactHitEvent {
         let first = c.points.first()?;
         let approach_speed = -c.normal.dot(&(bb.velocity_at(&first.point) - ba.velocity_at(&first.point)));
         (approach_speed > threshold).then_some(Self {
-            a: c.collider_a,
-            b: c.collider_b,
+            a: c.collider_a(),
+            b: c.collider_b(),
             point: first.point,
             normal: c.normal,
             approach_speed,

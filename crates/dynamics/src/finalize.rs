@@ -8,10 +8,9 @@ use rayon::prelude::*;
 
 use lamina_broadphase::Refit;
 use lamina_narrowphase::Sweep;
-use slotmap::SlotMap;
 
 use crate::body::Body;
-use crate::broad_phase::{BroadPhase, FirstBounds, contact_bounds, first_bounds};
+use crate::broad_phase::{BroadPhase, FirstBounds, ProxyKey, contact_bounds, first_bounds};
 use crate::collider::Collider;
 use crate::contact_set::ContactSet;
 use crate::continuous::{Obstacles, Stop, SweepTargets, is_fast};
@@ -22,6 +21,7 @@ use crate::profile::StepProfile;
 use crate::solver::Solver;
 use crate::solver::body_state::BodyState;
 use crate::solver::integrate::integrate_rotation;
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ColliderKey, JointKey, WorldSettings};
 
 /// The buffers of finalisation, kept from step to step so that a warm step
@@ -43,21 +43,21 @@ pub(crate) struct FinalizeBuffers {
     /// Fast bullets with their motion and how much of it they may keep.
     bullet_moves: Vec<(BodyKey, Sweep, Real)>,
     /// The broad-phase proxies moved, with their new bounds.
-    proxy_moves: Vec<Refit<ColliderKey>>,
+    proxy_moves: Vec<Refit<ProxyKey>>,
     /// The colliders of finished bodies with several, at their bodies' new
     /// poses, and the move each one's proxy needs, if any.
     collider_poses: Vec<(ColliderKey, Isometry)>,
-    collider_moves: Vec<Option<Refit<ColliderKey>>>,
+    collider_moves: Vec<Option<Refit<ProxyKey>>>,
 }
 
 /// The end of a step, with the parts of the world it reads and writes.
 pub(crate) struct Finalize<'w> {
     pub settings: &'w WorldSettings,
-    pub bodies: &'w mut SlotMap<BodyKey, Body>,
-    pub colliders: &'w mut SlotMap<ColliderKey, Collider>,
+    pub bodies: &'w mut TaggedMap<BodyKey, Body>,
+    pub colliders: &'w mut TaggedMap<ColliderKey, Collider>,
     /// Read for continuous collision; a body held still clears its joints'
     /// impulses, and its contacts'.
-    pub joints: &'w mut SlotMap<JointKey, Joint>,
+    pub joints: &'w mut TaggedMap<JointKey, Joint>,
     pub contacts: &'w mut ContactSet,
     pub broad_phase: &'w mut BroadPhase,
     /// The step's awake bodies, their solved states and first colliders.
@@ -157,8 +157,12 @@ impl Finalize<'_> {
         // the maps until the references are dropped, when the buffers are
         // recycled.
         unsafe {
-            borrow_each(self.bodies, awake.iter().copied(), &mut bodies);
-            borrow_some(self.colliders, self.solver.first_colliders.iter().copied(), &mut colliders);
+            borrow_each(self.bodies.raw_mut(), awake.iter().copied(), &mut bodies);
+            borrow_some(
+                self.colliders.raw_mut(),
+                self.solver.first_colliders.iter().copied(),
+                &mut colliders,
+            );
         }
         let states = &self.solver.states;
         let settings = &self.settings;
@@ -292,8 +296,8 @@ impl Finalize<'_> {
         // them since. Nothing reads the maps until the references are
         // dropped, when the buffers are recycled.
         unsafe {
-            borrow_each(self.bodies, waiting.iter().map(|&i| awake[i as usize]), &mut bodies);
-            borrow_some(self.colliders, swept.iter().map(kept), &mut colliders);
+            borrow_each(self.bodies.raw_mut(), waiting.iter().map(|&i| awake[i as usize]), &mut bodies);
+            borrow_some(self.colliders.raw_mut(), swept.iter().map(kept), &mut colliders);
         }
         bodies
             .par_iter_mut()
@@ -358,7 +362,7 @@ impl Finalize<'_> {
         // The proxies to move, with their new bounds, in body order.
         moves.extend(serial_runs(runs, awake.len()).flat_map(|bodies| &finished[bodies]).filter_map(
             |b| match (&b.writing, b.first) {
-                (Writing::Moved(ck), Some(first)) => Some((*ck, first.hint, first.aabb)),
+                (Writing::Moved(ck), Some(first)) => Some((ProxyKey::of(*ck), first.hint, first.aabb)),
                 _ => None,
             },
         ));
@@ -376,12 +380,12 @@ impl Finalize<'_> {
     fn bound_colliders(
         &mut self,
         poses: &[(ColliderKey, Isometry)],
-        moves: &mut Vec<Option<Refit<ColliderKey>>>,
+        moves: &mut Vec<Option<Refit<ProxyKey>>>,
     ) {
         let margin = self.settings.speculative_distance;
         let bound = |(ck, pose): &(ColliderKey, Isometry), c: &mut crate::Collider| {
             c.aabb = contact_bounds(c, pose, margin);
-            (!c.proxy_box.contains(&c.aabb)).then_some((*ck, c.proxy_hint, c.aabb))
+            (!c.proxy_box.contains(&c.aabb)).then_some((ProxyKey::of(*ck), c.proxy_hint, c.aabb))
         };
         moves.clear();
         if !self.threads.share(poses.len(), SHARED_FROM) {
@@ -398,7 +402,7 @@ impl Finalize<'_> {
         // collider belongs to one body. Nothing removed them since. Nothing
         // reads the map until the references are dropped, when the buffer
         // is recycled.
-        unsafe { borrow_each(self.colliders, poses.iter().map(|&(ck, _)| ck), &mut colliders) };
+        unsafe { borrow_each(self.colliders.raw_mut(), poses.iter().map(|&(ck, _)| ck), &mut colliders) };
         colliders
             .par_iter_mut()
             .zip(poses.par_iter())
@@ -771,8 +775,9 @@ mod tests {
             for step in 0..40 {
                 pool.install(|| world.step(1.0 / 60.0).unwrap());
                 let margin = world.settings.speculative_distance;
-                for (key, c) in &world.colliders {
+                for (key, c) in world.colliders.iter() {
                     let b = &world.bodies[c.body];
+                    let key = ProxyKey::of(key);
                     let at = format!("collider {key:?}, step {step}, {threads} threads");
                     assert_eq!(c.aabb, contact_bounds(c, &b.pose, margin), "{at}: bounds");
                     assert_eq!(world.broad_phase.all().fat_aabb(key), Some(c.proxy_box), "{at}: proxy box");

@@ -25,12 +25,15 @@ use slotmap::SlotMap;
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
 use crate::joint::Joint;
-use crate::{BodyKey, ContactKey, JointKey};
+use crate::keys::Untagged;
+use crate::tagged_map::TaggedMap;
+use crate::{BodyKey, ContactKey, JointKey, WorldTag};
 
 /// One island: its bodies, whether it is awake, and whether it may have split.
 #[derive(Clone, Debug, Default)]
 struct Island {
-    members: Vec<BodyKey>,
+    /// Untagged (`keys.rs`): the islands list every movable body once more.
+    members: Vec<Untagged<BodyKey>>,
     awake: bool,
     /// A contact inside the island stopped touching since it was last split.
     maybe_split: bool,
@@ -39,6 +42,8 @@ struct Island {
 /// Every island, with the scratch used to split them.
 #[derive(Default)]
 pub(crate) struct Islands {
+    /// The world's tag, which the members, kept untagged, are handed out with.
+    tag: WorldTag,
     /// Islands by id; an island with no members is a free slot.
     slots: Vec<Island>,
     free: Vec<u32>,
@@ -49,7 +54,7 @@ pub(crate) struct Islands {
     awake_bits: Vec<u64>,
     parent: Vec<u32>,
     groups: Vec<(u32, u32)>,
-    members: Vec<BodyKey>,
+    members: Vec<Untagged<BodyKey>>,
     /// The islands the last split produced.
     pieces: Vec<u32>,
 }
@@ -61,12 +66,17 @@ impl Clone for Islands {
             slots: self.slots.clone(),
             free: self.free.clone(),
             awake_bits: self.awake_bits.clone(),
-            ..Self::default()
+            ..Self::new(self.tag)
         }
     }
 }
 
 impl Islands {
+    /// No islands, in the world of `tag`.
+    pub fn new(tag: WorldTag) -> Self {
+        Self { tag, ..Self::default() }
+    }
+
     /// That the islands and `bodies` agree both ways (for restored
     /// snapshots): every member is a body that names this island, listed
     /// once; every body that names an island is in range and listed there;
@@ -76,10 +86,11 @@ impl Islands {
     /// by the bodies' ids and bodies by the members, so any disagreement
     /// would panic or corrupt a later step.
     #[cfg(feature = "serde")]
-    pub fn check_members(&self, bodies: &SlotMap<BodyKey, Body>) -> Result<(), String> {
+    pub fn check_members(&self, bodies: &TaggedMap<BodyKey, Body>) -> Result<(), String> {
         let mut listed = slotmap::SecondaryMap::<BodyKey, ()>::with_capacity(bodies.len());
         for (id, island) in self.slots.iter().enumerate() {
             for &k in &island.members {
+                let k = k.in_world(self.tag);
                 let Some(body) = bodies.get(k) else {
                     return Err(format!("island {id} lists a missing body {k:?}"));
                 };
@@ -124,7 +135,7 @@ impl Islands {
     /// Every island (a free slot has no members) as a snapshot writes it:
     /// its members, whether it is awake, and whether it may have split.
     #[cfg(feature = "serde")]
-    pub fn parts(&self) -> impl Iterator<Item = (&[BodyKey], bool, bool)> {
+    pub fn parts(&self) -> impl Iterator<Item = (&[Untagged<BodyKey>], bool, bool)> {
         self.slots.iter().map(|island| (island.members.as_slice(), island.awake, island.maybe_split))
     }
 
@@ -136,8 +147,12 @@ impl Islands {
 
     /// The islands [`Islands::parts`] and [`Islands::free`] gave.
     #[cfg(feature = "serde")]
-    pub fn from_parts(parts: impl Iterator<Item = (Vec<BodyKey>, bool, bool)>, free: Vec<u32>) -> Self {
-        let mut islands = Self { free, ..Self::default() };
+    pub fn from_parts(
+        parts: impl Iterator<Item = (Vec<Untagged<BodyKey>>, bool, bool)>,
+        free: Vec<u32>,
+        tag: WorldTag,
+    ) -> Self {
+        let mut islands = Self { free, ..Self::new(tag) };
         for (id, (members, awake, maybe_split)) in parts.enumerate() {
             islands.slots.push(Island { members, awake: false, maybe_split });
             islands.set_awake(id as u32, awake);
@@ -152,7 +167,9 @@ impl Islands {
 
     /// The members of every awake island, island by island.
     pub fn awake_members(&self) -> impl Iterator<Item = BodyKey> + '_ {
-        self.awake_ids().flat_map(|id| self.slots[id as usize].members.iter().copied())
+        let tag = self.tag;
+        self.awake_ids()
+            .flat_map(move |id| self.slots[id as usize].members.iter().map(move |m| m.in_world(tag)))
     }
 
     /// The awake islands, in id order.
@@ -195,25 +212,25 @@ impl Islands {
     }
 
     /// Puts a new movable body in an island of its own.
-    pub fn add_body(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
+    pub fn add_body(&mut self, bodies: &mut TaggedMap<BodyKey, Body>, key: BodyKey) {
         if bodies[key].kind == BodyKind::Fixed {
             return;
         }
         let awake = bodies[key].awake;
         let id = self.new_island(awake);
-        self.slots[id as usize].members.push(key);
+        self.slots[id as usize].members.push(Untagged::of(key));
         bodies[key].island = id;
     }
 
     /// Takes a body that is being removed out of its island. The island is woken
     /// first by the caller; it may now be in pieces.
-    pub fn remove_body(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
+    pub fn remove_body(&mut self, bodies: &mut TaggedMap<BodyKey, Body>, key: BodyKey) {
         let id = bodies[key].island;
         if id == NO_INDEX {
             return;
         }
         let island = &mut self.slots[id as usize];
-        island.members.retain(|&m| m != key);
+        island.members.retain(|&m| m != Untagged::of(key));
         island.maybe_split = true;
         if island.members.is_empty() {
             self.release(id);
@@ -223,7 +240,7 @@ impl Islands {
 
     /// Two dynamic bodies started touching, or two movable bodies were
     /// jointed: one island from now on.
-    pub fn link(&mut self, bodies: &mut SlotMap<BodyKey, Body>, a: BodyKey, b: BodyKey) {
+    pub fn link(&mut self, bodies: &mut TaggedMap<BodyKey, Body>, a: BodyKey, b: BodyKey) {
         self.wake(bodies, a);
         self.wake(bodies, b);
         let (ia, ib) = (bodies[a].island, bodies[b].island);
@@ -249,7 +266,7 @@ impl Islands {
     }
 
     /// Two bodies stopped touching or lost a joint: their island may have come apart.
-    pub fn unlink(&mut self, bodies: &SlotMap<BodyKey, Body>, a: BodyKey) {
+    pub fn unlink(&mut self, bodies: &TaggedMap<BodyKey, Body>, a: BodyKey) {
         if let Some(id) = bodies.get(a).map(|b| b.island).filter(|&id| id != NO_INDEX) {
             self.slots[id as usize].maybe_split = true;
         }
@@ -257,7 +274,7 @@ impl Islands {
 
     /// Wakes body `key` (a stale key or a fixed body is let be) with its
     /// island.
-    pub fn wake_body(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
+    pub fn wake_body(&mut self, bodies: &mut TaggedMap<BodyKey, Body>, key: BodyKey) {
         if let Some(b) = bodies.get(key)
             && !b.awake
             && b.kind != BodyKind::Fixed
@@ -268,7 +285,7 @@ impl Islands {
 
     /// Wakes the bodies of `bodies` that asked to be woken (changed by the
     /// user since the last step), gathered first in `scratch`.
-    pub fn wake_requested(&mut self, bodies: &mut SlotMap<BodyKey, Body>, scratch: &mut Vec<BodyKey>) {
+    pub fn wake_requested(&mut self, bodies: &mut TaggedMap<BodyKey, Body>, scratch: &mut Vec<BodyKey>) {
         scratch.clear();
         scratch.extend(bodies.iter().filter(|(_, b)| b.wake_requested).map(|(k, _)| k));
         for &key in scratch.iter() {
@@ -281,8 +298,8 @@ impl Islands {
     /// step, gathered first in `scratch`.
     pub fn wake_changed_joints(
         &mut self,
-        bodies: &mut SlotMap<BodyKey, Body>,
-        joints: &mut SlotMap<JointKey, Joint>,
+        bodies: &mut TaggedMap<BodyKey, Body>,
+        joints: &mut TaggedMap<JointKey, Joint>,
         scratch: &mut Vec<BodyKey>,
     ) {
         scratch.clear();
@@ -296,7 +313,7 @@ impl Islands {
     }
 
     /// Wakes the island of `key`.
-    pub fn wake(&mut self, bodies: &mut SlotMap<BodyKey, Body>, key: BodyKey) {
+    pub fn wake(&mut self, bodies: &mut TaggedMap<BodyKey, Body>, key: BodyKey) {
         let id = bodies[key].island;
         if id == NO_INDEX {
             return;
@@ -318,9 +335,9 @@ impl Islands {
     /// the solver, while awake bodies still hold their solver indices.
     pub fn sleep_resting(
         &mut self,
-        bodies: &mut SlotMap<BodyKey, Body>,
+        bodies: &mut TaggedMap<BodyKey, Body>,
         contacts: &SlotMap<ContactKey, Contact>,
-        joints: &SlotMap<JointKey, Joint>,
+        joints: &TaggedMap<JointKey, Joint>,
         body_count: usize,
         time_to_sleep: Real,
     ) {
@@ -358,9 +375,9 @@ impl Islands {
     fn split(
         &mut self,
         id: u32,
-        bodies: &mut SlotMap<BodyKey, Body>,
+        bodies: &mut TaggedMap<BodyKey, Body>,
         contacts: &SlotMap<ContactKey, Contact>,
-        joints: &SlotMap<JointKey, Joint>,
+        joints: &TaggedMap<JointKey, Joint>,
         body_count: usize,
     ) {
         let mut members = std::mem::take(&mut self.slots[id as usize].members);
@@ -371,10 +388,11 @@ impl Islands {
             self.parent[i as usize] = i;
         }
         for &m in &members {
+            let m = m.in_world(self.tag);
             let body = &bodies[m];
             let touching = body.contacts.iter().map(|&k| &contacts[k]).filter(|c| c.touching && !c.sensor);
             for c in touching {
-                let other = &bodies[if c.body_a == m { c.body_b } else { c.body_a }];
+                let other = &bodies[if c.body_a() == m { c.body_b() } else { c.body_a() }];
                 if other.island == id && body.kind == BodyKind::Dynamic && other.kind == BodyKind::Dynamic {
                     self.union(body.solver_index, other.solver_index);
                 }
@@ -419,7 +437,7 @@ impl Islands {
         }
     }
 
-    fn put_to_sleep(&mut self, id: u32, bodies: &mut SlotMap<BodyKey, Body>) {
+    fn put_to_sleep(&mut self, id: u32, bodies: &mut TaggedMap<BodyKey, Body>) {
         self.set_awake(id, false);
         for &m in &self.slots[id as usize].members {
             let b = &mut bodies[m];
@@ -488,27 +506,33 @@ mod tests {
 
     #[test]
     fn islands_and_bodies_that_disagree_are_refused() {
+        use crate::WorldKey;
         let w = world();
         w.islands.check_members(&w.bodies).expect("a stepped world agrees with itself");
-        let movable: Vec<_> =
-            w.bodies.iter().filter(|(_, b)| b.island != super::NO_INDEX).map(|(k, _)| k).collect();
-        assert_eq!(movable.len(), 2);
+        let movable = |w: &World| -> Vec<crate::BodyKey> {
+            w.bodies.iter().filter(|(_, b)| b.island != super::NO_INDEX).map(|(k, _)| k).collect()
+        };
+        assert_eq!(movable(&w).len(), 2);
 
         let mut out_of_range = world();
-        out_of_range.bodies[movable[0]].island = 7;
+        let first = movable(&out_of_range)[0];
+        out_of_range.bodies[first].island = 7;
         assert!(out_of_range.islands.check_members(&out_of_range.bodies).is_err());
 
         let mut unlisted = world();
-        unlisted.bodies[movable[0]].island = super::NO_INDEX;
+        let first = movable(&unlisted)[0];
+        unlisted.bodies[first].island = super::NO_INDEX;
         assert!(unlisted.islands.check_members(&unlisted.bodies).is_err());
 
         let mut twice = world();
-        let island = twice.bodies[movable[0]].island as usize;
-        twice.islands.slots[island].members.push(movable[0]);
+        let island = twice.bodies[movable(&twice)[0]].island as usize;
+        let first = movable(&twice)[0];
+        twice.islands.slots[island].members.push(crate::keys::Untagged::of(first));
         assert!(twice.islands.check_members(&twice.bodies).is_err());
 
         let mut asleep_alone = world();
-        asleep_alone.bodies[movable[0]].awake = false;
+        let first = movable(&asleep_alone)[0];
+        asleep_alone.bodies[first].awake = false;
         assert!(asleep_alone.islands.check_members(&asleep_alone.bodies).is_err());
 
         let mut stray_index = world();
@@ -517,6 +541,7 @@ mod tests {
         assert!(stray_index.islands.check_members(&stray_index.bodies).is_err());
 
         let mut no_island = world();
+        let fixed = fixed.in_world(no_island.tag());
         no_island.bodies[fixed].island = 0;
         assert!(no_island.islands.check_members(&no_island.bodies).is_err());
 

@@ -9,9 +9,10 @@
 
 use lamina_geometry::math::{is_finite_point, is_finite_vec};
 use lamina_geometry::{Isometry, Point, Real, Rotation, Vec2};
-use slotmap::{Key, SlotMap};
+use slotmap::Key;
 
 use crate::body::Body;
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, JointKey, WorldError};
 
 /// What a joint holds.
@@ -629,8 +630,8 @@ pub(crate) fn make_joint(desc: JointDesc, pose_a: &Isometry, pose_b: &Isometry, 
 /// Whether a joint of `joints` between bodies `a` and `b` keeps them from
 /// colliding.
 pub(crate) fn joint_forbids_contact(
-    bodies: &SlotMap<BodyKey, Body>,
-    joints: &SlotMap<JointKey, Joint>,
+    bodies: &TaggedMap<BodyKey, Body>,
+    joints: &TaggedMap<JointKey, Joint>,
     a: BodyKey,
     b: BodyKey,
 ) -> bool {

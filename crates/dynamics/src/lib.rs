@@ -42,6 +42,7 @@ mod free_slots;
 mod island;
 mod joint;
 mod key_set;
+mod keys;
 mod narrow_phase;
 mod pair_hash;
 mod parallel;
@@ -52,6 +53,7 @@ mod slot_keys;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod solver;
+mod tagged_map;
 #[cfg(test)]
 mod test_rng;
 mod world;
@@ -63,6 +65,7 @@ pub use contact::{Contact, ContactPointState};
 pub use error::WorldError;
 pub use events::{ContactEvent, ContactHitEvent, SensorEvent};
 pub use joint::{Joint, JointDesc, JointKind, JointMotion, JointMut, Motor, Spring};
+pub use keys::{BodyKey, ChainKey, ColliderKey, ContactKey, JointKey, WorldKey, WorldTag};
 pub use parallel::pace::Sharing;
 pub use profile::StepProfile;
 pub use query::{QueryFilter, QueryPredicate, WorldRayHit, WorldShapeHit};
@@ -70,18 +73,3 @@ pub use settings::{MAX_LINEAR_SPEED_LIMIT, MAX_TIME_STEP, MIN_TIME_STEP, MixRule
 #[cfg(feature = "serde")]
 pub use snapshot::{FORMAT_VERSION, SnapshotError};
 pub use world::World;
-
-slotmap::new_key_type! {
-    /// A handle to a body of a [`World`]; stays valid until the body is removed.
-    pub struct BodyKey;
-    /// A handle to a collider of a [`World`].
-    pub struct ColliderKey;
-    /// A handle to a contact (internal bookkeeping).
-    pub struct ContactKey;
-    /// A handle to a joint of a [`World`]; stays valid until the joint or one
-    /// of its bodies is removed.
-    pub struct JointKey;
-    /// A handle to a chain of a [`World`]; stays valid until the chain or its
-    /// body is removed.
-    pub struct ChainKey;
-}

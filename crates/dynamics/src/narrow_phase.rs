@@ -27,8 +27,10 @@ use crate::contact::{Contact, ContactPointState, ManifoldFrame};
 use crate::contact_set::ContactSet;
 use crate::events::{ContactHitEvent, Events};
 use crate::island::Islands;
+use crate::keys::Untagged;
 use crate::parallel::disjoint::{borrow_each, recycle};
 use crate::parallel::pace::Threads;
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ColliderKey, ContactKey, WorldSettings};
 
 /// Below this many contacts the narrow phase runs on the calling thread.
@@ -85,7 +87,8 @@ const CHANGE_ROOM: usize = 16;
 /// (50 µs with room for every contact to change).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactChange {
-    colliders: (ColliderKey, ColliderKey),
+    /// Untagged, to keep the record at twenty bytes.
+    colliders: (Untagged<ColliderKey>, Untagged<ColliderKey>),
     /// The contact's place in its run, where its summary names the bodies
     /// to wake ([`WAKE_A`], [`WAKE_B`]), or to link or unlink ([`LINKS`]).
     place: u8,
@@ -105,13 +108,13 @@ impl ContactChange {
         c: &Contact,
         (a, b): (&Body, &Body),
         (place, change): (usize, u8),
-        colliders: &SlotMap<ColliderKey, Collider>,
+        colliders: &TaggedMap<ColliderKey, Collider>,
         hit_threshold: Real,
     ) -> Self {
         let flag = |on: bool, bit: u16| if on { bit } else { 0 };
         let touching_changed = change & TOUCHING_CHANGED != 0;
         let dynamic = a.kind == BodyKind::Dynamic && b.kind == BodyKind::Dynamic;
-        let a_is_sensor = c.sensor && colliders.get(c.collider_a).is_some_and(|x| x.sensor);
+        let a_is_sensor = c.sensor && colliders.get(c.collider_a()).is_some_and(|x| x.sensor);
         let asleep = |b: &Body| change & WAKES != 0 && !b.awake && b.kind != BodyKind::Fixed;
         let hit = touching_changed
             && c.touching
@@ -125,7 +128,11 @@ impl ContactChange {
             | flag(asleep(a), WAKE_A)
             | flag(asleep(b), WAKE_B)
             | flag(hit, HIT);
-        Self { colliders: (c.collider_a, c.collider_b), place: place as u8, flags }
+        Self {
+            colliders: (Untagged::of(c.collider_a()), Untagged::of(c.collider_b())),
+            place: place as u8,
+            flags,
+        }
     }
 }
 
@@ -143,8 +150,9 @@ type RefreshRun<'a, 'c> = (
 /// again (each a few hundred bytes, one cache miss or more apiece).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactSummary {
-    pub body_a: BodyKey,
-    pub body_b: BodyKey,
+    /// The bodies, untagged (`keys.rs`), as there is a summary per contact.
+    pub body_a: Untagged<BodyKey>,
+    pub body_b: Untagged<BodyKey>,
     /// [`TOUCHING_CHANGED`], [`WAKES`], [`TOUCHING`], [`SENSOR`], [`MANIFOLD`],
     /// [`TWO_POINTS`].
     flags: u8,
@@ -157,7 +165,8 @@ impl ContactSummary {
         let touching = if c.touching { TOUCHING } else { 0 };
         let sensor = if c.sensor { SENSOR } else { 0 };
         let two = if c.points.len() == 2 { TWO_POINTS } else { 0 };
-        Self { body_a: c.body_a, body_b: c.body_b, flags: flags | touching | sensor | two }
+        let (body_a, body_b) = (Untagged::of(c.body_a()), Untagged::of(c.body_b()));
+        Self { body_a, body_b, flags: flags | touching | sensor | two }
     }
 
     /// What the refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]), 0 if nothing.
@@ -203,7 +212,7 @@ impl ContactSummary {
             | flag(sensor, SENSOR)
             | flag(manifold, MANIFOLD)
             | flag(two, TWO_POINTS);
-        Self { body_a, body_b, flags }
+        Self { body_a: Untagged::of(body_a), body_b: Untagged::of(body_b), flags }
     }
 }
 
@@ -328,8 +337,8 @@ pub(crate) struct NarrowPhase {
     /// listed only those (scratch).
     relisted: Vec<ContactKey>,
     /// Dynamic pairs that began (true) or stopped touching.
-    links: Vec<(BodyKey, BodyKey, bool)>,
-    to_wake: Vec<BodyKey>,
+    links: Vec<(Untagged<BodyKey>, Untagged<BodyKey>, bool)>,
+    to_wake: Vec<Untagged<BodyKey>>,
     /// What the changed contacts of the last refresh ask of the serial
     /// pass: each run of [`NARROW_CHUNK`] contacts has [`CHANGE_ROOM`]
     /// places here, its first changes at their front.
@@ -352,11 +361,11 @@ impl NarrowPhase {
         &mut self,
         places: &[u32],
         contacts: &SlotMap<ContactKey, Contact>,
-        bodies: &SlotMap<BodyKey, Body>,
+        bodies: &TaggedMap<BodyKey, Body>,
     ) {
         for &at in places {
             let c = &contacts[self.keys[at as usize]];
-            self.manifolds[at as usize] = SolverManifold::of(c, &bodies[c.body_a], &bodies[c.body_b]);
+            self.manifolds[at as usize] = SolverManifold::of(c, &bodies[c.body_a()], &bodies[c.body_b()]);
         }
     }
 
@@ -367,7 +376,7 @@ impl NarrowPhase {
         &self,
         places: &[u32],
         contacts: &SlotMap<ContactKey, Contact>,
-        bodies: &SlotMap<BodyKey, Body>,
+        bodies: &TaggedMap<BodyKey, Body>,
     ) -> bool {
         // Compared bit for bit (a NaN velocity gives a NaN approach, equal
         // to itself only so), row by row, without allocating: this runs in
@@ -377,7 +386,10 @@ impl NarrowPhase {
         };
         places.iter().all(|&at| {
             let c = &contacts[self.keys[at as usize]];
-            same(&self.manifolds[at as usize], &SolverManifold::of(c, &bodies[c.body_a], &bodies[c.body_b]))
+            same(
+                &self.manifolds[at as usize],
+                &SolverManifold::of(c, &bodies[c.body_a()], &bodies[c.body_b()]),
+            )
         })
     }
 }
@@ -388,8 +400,8 @@ impl NarrowPhase {
 /// and the lists of what is awake.
 pub(crate) struct NarrowPhaseStep<'w> {
     pub settings: &'w WorldSettings,
-    pub bodies: &'w mut SlotMap<BodyKey, Body>,
-    pub colliders: &'w SlotMap<ColliderKey, Collider>,
+    pub bodies: &'w mut TaggedMap<BodyKey, Body>,
+    pub colliders: &'w TaggedMap<ColliderKey, Collider>,
     pub contacts: &'w mut ContactSet,
     pub islands: &'w mut Islands,
     pub awake: &'w mut AwakeLists,
@@ -460,7 +472,7 @@ impl NarrowPhaseStep<'_> {
                      (manifold, summary): (&mut SolverManifold, &mut ContactSummary),
                      changes: &mut [ContactChange],
                      changed: &mut usize| {
-            let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+            let (a, b) = (&bodies[c.body_a()], &bodies[c.body_b()]);
             if !(a.awake || b.awake) {
                 *summary = ContactSummary::of(c, 0);
                 return;
@@ -524,7 +536,7 @@ impl NarrowPhaseStep<'_> {
                 let changed = places.filter(|&place| run.1[place].change() != 0).skip(CHANGE_ROOM);
                 for place in changed {
                     let c = &self.contacts[run.0[place]];
-                    let bodies = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+                    let bodies = (&self.bodies[c.body_a()], &self.bodies[c.body_b()]);
                     let threshold = self.settings.hit_event_threshold;
                     let change = (place, run.1[place].change());
                     let change = ContactChange::of(c, bodies, change, self.colliders, threshold);
@@ -534,11 +546,13 @@ impl NarrowPhaseStep<'_> {
         }
         self.narrow.changes = changes;
         self.narrow.change_counts = change_counts;
+        let tag = self.bodies.tag();
         for &key in &to_wake {
-            self.islands.wake_body(self.bodies, key);
+            self.islands.wake_body(self.bodies, key.in_world(tag));
         }
         // Islands follow the touching changes, after the wake-ups above.
         for &(a, b, touching) in &links {
+            let (a, b) = (a.in_world(tag), b.in_world(tag));
             if touching {
                 self.islands.link(self.bodies, a, b);
             } else {
@@ -567,8 +581,8 @@ impl NarrowPhaseStep<'_> {
         &mut self,
         change: &ContactChange,
         (keys, summaries): (&[ContactKey], &[ContactSummary]),
-        links: &mut Vec<(BodyKey, BodyKey, bool)>,
-        to_wake: &mut Vec<BodyKey>,
+        links: &mut Vec<(Untagged<BodyKey>, Untagged<BodyKey>, bool)>,
+        to_wake: &mut Vec<Untagged<BodyKey>>,
     ) {
         let flag = |bit: u16| change.flags & bit != 0;
         let touching = flag(u16::from(TOUCHING));
@@ -584,14 +598,16 @@ impl NarrowPhaseStep<'_> {
         }
         if flag(u16::from(TOUCHING_CHANGED)) {
             let sensor = flag(u16::from(SENSOR)).then_some(flag(SENSOR_FIRST));
-            self.events.report_touching(change.colliders, sensor, touching);
+            let tag = self.colliders.tag();
+            let colliders = (change.colliders.0.in_world(tag), change.colliders.1.in_world(tag));
+            self.events.report_touching(colliders, sensor, touching);
         }
         if flag(HIT) {
             // Rare (a solid contact that began touching fast): its event is
             // made again from the contact and bodies, which nothing changed
             // since the refresh.
             let c = &self.contacts.map()[keys[change.place as usize]];
-            let (ba, bb) = (&self.bodies[c.body_a], &self.bodies[c.body_b]);
+            let (ba, bb) = (&self.bodies[c.body_a()], &self.bodies[c.body_b()]);
             if let Some(hit) = ContactHitEvent::of(c, ba, bb, self.settings.hit_event_threshold) {
                 self.events.hits.push(hit);
             }
@@ -641,10 +657,10 @@ impl NarrowPhaseStep<'_> {
 fn update_manifold(
     c: &mut Contact,
     (ba, bb): (&Body, &Body),
-    colliders: &SlotMap<ColliderKey, Collider>,
+    colliders: &TaggedMap<ColliderKey, Collider>,
     settings: &WorldSettings,
 ) {
-    let (ca, cb) = (&colliders[c.collider_a], &colliders[c.collider_b]);
+    let (ca, cb) = (&colliders[c.collider_a()], &colliders[c.collider_b()]);
     // Each collider's bounds hold its shape grown by the speculative
     // distance: bounds apart mean shapes farther apart than that, with no
     // contact point and no overlap. Most pairs the broad phase keeps (its
@@ -719,7 +735,7 @@ fn refresh(
     c: &mut Contact,
     a: &Body,
     b: &Body,
-    colliders: &SlotMap<ColliderKey, Collider>,
+    colliders: &TaggedMap<ColliderKey, Collider>,
     settings: &WorldSettings,
 ) -> u8 {
     let was_touching = c.touching;

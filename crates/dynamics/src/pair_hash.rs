@@ -10,7 +10,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::{ColliderKey, ContactKey};
+use crate::ContactKey;
+use crate::broad_phase::ProxyKey;
 
 /// The odd multiplier (from rustc's hasher): its high bits spread every input
 /// bit across the word.
@@ -44,6 +45,6 @@ impl Hasher for PairHasher {
     }
 }
 
-/// The contact of each pair of colliders that has one.
-pub(crate) type ContactOfPair =
-    HashMap<(ColliderKey, ColliderKey), ContactKey, BuildHasherDefault<PairHasher>>;
+/// The contact of each pair of colliders that has one, by the colliders'
+/// keys without the world's tag (as the broad phase's pair events name them).
+pub(crate) type ContactOfPair = HashMap<(ProxyKey, ProxyKey), ContactKey, BuildHasherDefault<PairHasher>>;

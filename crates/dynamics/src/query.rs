@@ -17,6 +17,7 @@
 
 use lamina_geometry::{Aabb, Isometry, Point, Ray, Real, Vec2};
 
+use crate::keys::same_key;
 use crate::{BodyKey, BodyKind, Collider, ColliderKey, CollisionFilter, WorldError};
 
 /// A caller's test of a collider: report it or not.
@@ -111,10 +112,10 @@ impl<'a> QueryFilter<'a> {
             BodyKind::Kinematic => self.exclude_kinematic,
             BodyKind::Dynamic => self.exclude_dynamic,
         };
-        !excluded_kind
-            && self.exclude_body != Some(collider.body)
-            && self.exclude_collider != Some(key)
-            && !(self.exclude_sensors && collider.sensor)
+        let excluded_key = self.exclude_body.is_some_and(|b| same_key(b, collider.body))
+            || self.exclude_collider.is_some_and(|c| same_key(c, key));
+        let excluded = excluded_kind || excluded_key || (self.exclude_sensors && collider.sensor);
+        !excluded
             && self.groups.is_none_or(|g| g.should_collide(&collider.filter))
             && self.predicate.is_none_or(|p| p(key, collider))
     }

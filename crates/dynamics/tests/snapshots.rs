@@ -92,10 +92,13 @@ fn stepping_on_any_number_of_threads_leaves_the_same_bytes() {
         }
         world
     };
+    // One world cloned for each count: a snapshot holds its world's tag,
+    // which a clone keeps and another world built the same way does not.
+    let built = crowd();
     let on = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
-            let mut world = crowd();
+            let mut world = built.clone();
             for _ in 0..40 {
                 world.step(DT).unwrap();
             }

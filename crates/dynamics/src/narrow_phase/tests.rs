@@ -30,7 +30,7 @@ fn runs_with_more_changes_than_room_report_every_one() {
             .map()
             .iter()
             .filter(|&(key, c)| c.touching && !before.contains(&(key, true)))
-            .map(|(_, c)| ContactEvent::Begin { a: c.collider_a, b: c.collider_b })
+            .map(|(_, c)| ContactEvent::Begin { a: c.collider_a(), b: c.collider_b() })
             .collect();
         let reported: Vec<ContactEvent> = world
             .contact_events()

@@ -10,11 +10,12 @@
 //! that a field added to [`Body`] does not compile until it is written here.
 
 use lamina_geometry::{Isometry, MassProperties, Point, Real, Rotation, Vec2};
-use slotmap::SlotMap;
 use smallvec::SmallVec;
 
-use super::packing::{IntRows, KeyList, Packer, RealRows, Unpacker, read_keys};
+use super::packing::{IntRows, KeyList, Packer, ReadKey, RealRows, Unpacker, read_keys};
+use crate::WorldTag;
 use crate::body::Body;
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, BodyKind, ColliderKey, ContactKey, JointKey};
 
 /// Reals per body: pose (4), centre-of-mass residual (2), local centre (2),
@@ -62,7 +63,7 @@ fn kind_of(code: u64) -> Result<BodyKind, String> {
 }
 
 /// Writes every body of `bodies`.
-pub(crate) fn write(bodies: &SlotMap<BodyKey, Body>, packer: &mut Packer) {
+pub(crate) fn write(bodies: &TaggedMap<BodyKey, Body>, packer: &mut Packer) {
     let mut reals = RealRows::<REALS>::with_capacity(bodies.len());
     let mut ints = IntRows::<INTS>::with_capacity(bodies.len());
     let (mut colliders, mut contacts, mut joints) =
@@ -184,15 +185,16 @@ struct Lists<K> {
     starts: Vec<usize>,
 }
 
-impl<K: slotmap::Key> Lists<K> {
+impl<K: ReadKey> Lists<K> {
     /// Reads the keys, and splits them by the lengths in column `column` of `ints`.
     fn read(
         unpacker: &mut Unpacker<'_>,
         ints: &IntRows<INTS>,
         column: usize,
         count: usize,
+        world: WorldTag,
     ) -> Result<Self, String> {
-        let keys: Vec<K> = read_keys(unpacker)?;
+        let keys: Vec<K> = read_keys(unpacker, world)?;
         let mut starts = Vec::with_capacity(count + 1);
         let mut end = 0usize;
         starts.push(end);
@@ -219,7 +221,7 @@ impl<K: slotmap::Key> Lists<K> {
 impl BodiesIn {
     /// Reads `count` bodies, in the order [`write()`] wrote them, and checks
     /// every number that is not a real.
-    pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize) -> Result<Self, String> {
+    pub(crate) fn read(unpacker: &mut Unpacker<'_>, count: usize, world: WorldTag) -> Result<Self, String> {
         let reals = RealRows::<REALS>::read(unpacker, count)?;
         let ints = IntRows::<INTS>::read(unpacker, count)?;
         let mut kinds = Vec::with_capacity(count);
@@ -233,9 +235,9 @@ impl BodiesIn {
                 return Err("a body's solver index or island out of range".into());
             }
         }
-        let colliders = Lists::read(unpacker, &ints, 5, count)?;
-        let contacts = Lists::read(unpacker, &ints, 6, count)?;
-        let joints = Lists::read(unpacker, &ints, 7, count)?;
+        let colliders = Lists::read(unpacker, &ints, 5, count, world)?;
+        let contacts = Lists::read(unpacker, &ints, 6, count, world)?;
+        let joints = Lists::read(unpacker, &ints, 7, count, world)?;
         Ok(BodiesIn { kinds, reals, ints, colliders, contacts, joints })
     }
 

@@ -9,10 +9,10 @@
 use lamina_broadphase::{StateColumns, SweepAndPrune};
 
 use super::packing::{Packer, Unpacker, read_keys, write_keys};
-use crate::ColliderKey;
+use crate::broad_phase::ProxyKey;
 
 /// Writes `sap`.
-pub(crate) fn write(sap: &SweepAndPrune<ColliderKey>, packer: &mut Packer) {
+pub(crate) fn write(sap: &SweepAndPrune<ProxyKey>, packer: &mut Packer) {
     let columns = sap.to_columns();
     let counts = [columns.keys.len(), columns.ints.len(), columns.reals.len()];
     packer.ints(counts.into_iter().chain(columns.reals.iter().map(Vec::len)).map(|n| n as u64));
@@ -30,7 +30,10 @@ pub(crate) fn write(sap: &SweepAndPrune<ColliderKey>, packer: &mut Packer) {
 /// Reads the columns [`write()`] wrote: `Err` for columns that do not decode.
 /// The structure they make is built and checked by [`read()`]'s caller through
 /// [`SweepAndPrune::from_columns`].
-pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<StateColumns<ColliderKey>, String> {
+pub(crate) fn read(
+    unpacker: &mut Unpacker<'_>,
+    world: crate::WorldTag,
+) -> Result<StateColumns<ProxyKey>, String> {
     let counts = unpacker.all_ints()?;
     let [keys, ints, reals, ref lengths @ ..] = counts[..] else {
         return Err("the broad phase's column counts are missing".into());
@@ -42,7 +45,7 @@ pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<StateColumns<ColliderK
     }
     let mut columns = StateColumns::default();
     for _ in 0..keys {
-        columns.keys.push(read_keys(unpacker)?);
+        columns.keys.push(read_keys(unpacker, world)?);
     }
     for _ in 0..ints {
         columns.ints.push(unpacker.all_ints()?.into_vec());

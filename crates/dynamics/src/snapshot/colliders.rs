@@ -15,12 +15,12 @@
 
 use lamina_broadphase::ProxyHint;
 use lamina_geometry::{Aabb, Isometry, Point, Real, Rotation, Shape, Vec2};
-use slotmap::SlotMap;
 
 use super::bodies::{residual, unflip};
 use super::packing::{IntRows, Packer, RealRows, Unpacker};
 use crate::body::Body;
 use crate::collider::{Collider, CollisionFilter};
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ColliderKey, World};
 
 /// Reals per collider: local pose (4), density, friction, restitution, and
@@ -62,7 +62,7 @@ fn is_new(previous: Option<&Shape>, shape: &Shape) -> bool {
 
 /// The shapes [`write()`] does not write itself, in collider order: each one
 /// not written as the previous collider's was.
-pub(crate) fn new_shapes(colliders: &SlotMap<ColliderKey, Collider>) -> Vec<&Shape> {
+pub(crate) fn new_shapes(colliders: &TaggedMap<ColliderKey, Collider>) -> Vec<&Shape> {
     let mut previous = None;
     let mut shapes = Vec::new();
     for c in colliders.values() {
@@ -94,7 +94,7 @@ pub(crate) fn write(world: &World, packer: &mut Packer) {
 fn row(
     collider: &Collider,
     previous: Option<&Shape>,
-    bodies: &SlotMap<BodyKey, Body>,
+    bodies: &TaggedMap<BodyKey, Body>,
     margin: Real,
 ) -> ([Real; REALS], [u64; INTS]) {
     let Collider {
@@ -190,14 +190,14 @@ impl CollidersIn {
         Ok(CollidersIn { reals, ints, shapes, shape_of })
     }
 
-    /// Collider `i`, with its bounds and broad-phase box not yet set.
-    pub(crate) fn collider(&self, i: usize) -> Collider {
+    /// Collider `i` of `world`, with its bounds and broad-phase box not yet set.
+    pub(crate) fn collider(&self, i: usize, world: crate::WorldTag) -> Collider {
         // All in range: checked by `read`.
         let [index, version, category, mask, group, flags, user_data] = self.ints.row(i);
         let r = self.reals.row(i);
         let body = slotmap::KeyData::from_ffi(version << 32 | index);
         Collider {
-            body: BodyKey::from(body),
+            body: crate::WorldKey::in_world(BodyKey::from(body), world),
             shape: self.shapes[self.shape_of[i]].clone(),
             local_pose: Isometry::from_parts(
                 Vec2::new(r[0], r[1]).into(),
@@ -238,8 +238,9 @@ pub(crate) fn restore_bounds(world: &mut World, read: &CollidersIn) -> Result<()
             Point::new(unflip(p.mins.x, r[0]), unflip(p.mins.y, r[1])),
             Point::new(unflip(p.maxs.x, r[2]), unflip(p.maxs.y, r[3])),
         );
-        c.proxy_box = world.broad_phase.all().fat_aabb(key).ok_or("a collider has no broad-phase proxy")?;
-        c.proxy_hint = world.broad_phase.all().hint(key).unwrap_or(ProxyHint::NONE);
+        let proxy = crate::broad_phase::ProxyKey::of(key);
+        c.proxy_box = world.broad_phase.all().fat_aabb(proxy).ok_or("a collider has no broad-phase proxy")?;
+        c.proxy_hint = world.broad_phase.all().hint(proxy).unwrap_or(ProxyHint::NONE);
     }
     Ok(())
 }

@@ -17,6 +17,9 @@ use lamina_geometry::{Point, Rotation, Vec2};
 use lamina_narrowphase::FeatureId;
 use slotmap::{Key, KeyData, SlotMap};
 
+use crate::keys::Untagged;
+use crate::{WorldKey, WorldTag};
+
 use super::packing::{IntRows, Packer, RealRows, Unpacker};
 use crate::contact::{Contact, ContactPointState, ManifoldFrame};
 use crate::{BodyKey, ColliderKey, ContactKey};
@@ -48,13 +51,14 @@ const POINTS_SHIFT: u32 = 2;
 const APART: u64 = 1 << 4;
 
 /// The difference of `body`'s key from `collider`'s, as integers.
-fn difference(body: BodyKey, collider: ColliderKey) -> u64 {
+fn difference(body: impl Key, collider: impl Key) -> u64 {
     body.data().as_ffi().wrapping_sub(collider.data().as_ffi())
 }
 
 /// The body key [`difference`] was given.
 fn body_at(difference: u64, collider: ColliderKey) -> BodyKey {
     BodyKey::from(KeyData::from_ffi(collider.data().as_ffi().wrapping_add(difference)))
+        .in_world(collider.world())
 }
 
 /// Writes the contacts of `contacts` from number `range.start` to
@@ -74,6 +78,7 @@ pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, range: Range<usize>
             collider_b,
             body_a,
             body_b,
+            world: _, // the snapshot's, for every contact
             friction,
             restitution,
             sensor,
@@ -214,13 +219,14 @@ impl ContactsIn {
         self.starts.len() - 1
     }
 
-    /// Contact `i`.
-    pub(crate) fn contact(&self, i: usize) -> Contact {
+    /// Contact `i`, of `world`.
+    pub(crate) fn contact(&self, i: usize, world: WorldTag) -> Contact {
         // All in range: checked by `read`.
         let [a_index, a_version, b_index, b_version, body_a, body_b, flags] = self.contact_ints.row(i);
         let r = self.contact_reals.row(i);
-        let collider_a = ColliderKey::from(KeyData::from_ffi(a_version << 32 | a_index));
-        let collider_b = ColliderKey::from(KeyData::from_ffi(b_version << 32 | b_index));
+        let key = |index: u64, version: u64| ColliderKey::from(KeyData::from_ffi(version << 32 | index));
+        let collider_a = key(a_index, a_version).in_world(world);
+        let collider_b = key(b_index, b_version).in_world(world);
         let mut points = ArrayVec::new();
         for j in self.starts[i]..self.starts[i + 1] {
             let [id_a, id_b] = self.point_ints.row(j);
@@ -236,10 +242,11 @@ impl ContactsIn {
             });
         }
         Contact {
-            collider_a,
-            collider_b,
-            body_a: body_at(body_a, collider_a),
-            body_b: body_at(body_b, collider_b),
+            collider_a: Untagged::of(collider_a),
+            collider_b: Untagged::of(collider_b),
+            body_a: Untagged::of(body_at(body_a, collider_a)),
+            body_b: Untagged::of(body_at(body_b, collider_b)),
+            world,
             friction: r[0],
             restitution: r[1],
             sensor: flags & SENSOR != 0,

@@ -27,10 +27,10 @@ pub(crate) fn write(islands: &Islands, packer: &mut Packer) {
 
 /// Reads the islands [`write()`] wrote. Their members are checked against the
 /// bodies later, with the rest of the state.
-pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<Islands, String> {
+pub(crate) fn read(unpacker: &mut Unpacker<'_>, world: crate::WorldTag) -> Result<Islands, String> {
     let lens = unpacker.all_ints()?;
     let flags = unpacker.all_ints()?;
-    let members = read_keys(unpacker)?;
+    let members = read_keys(unpacker, world)?;
     let free = unpacker.all_ints()?;
     if flags.len() != lens.len() || flags.iter().any(|&f| f > (AWAKE | MAYBE_SPLIT)) {
         return Err("the islands' flags do not match them".into());
@@ -48,5 +48,5 @@ pub(crate) fn read(unpacker: &mut Unpacker<'_>) -> Result<Islands, String> {
         return Err("island members left over after the last island".into());
     }
     let free = free.iter().map(|&i| u32::try_from(i).map_err(|_| format!("a free island slot of {i}")));
-    Ok(Islands::from_parts(parts.into_iter(), free.collect::<Result<_, _>>()?))
+    Ok(Islands::from_parts(parts.into_iter(), free.collect::<Result<_, _>>()?, world))
 }

@@ -12,7 +12,9 @@
 //! | 16–23 | the payload's length in bytes, little-endian |
 //! | 24–31 | the payload's XXH64 checksum (seed 0), little-endian (`checksum.rs`) |
 //!
-//! The payload is four parts, each the length of a zstd frame (an LEB128
+//! The payload is the world's tag (four bytes, little-endian: the tag the
+//! world restored stamps on its keys, so that it accepts the original's)
+//! and four parts, each the length of a zstd frame (an LEB128
 //! varint), the frame (`compression.rs`), the length of the byte planes that
 //! look like noise, and those planes, stored as they are. A frame holds a
 //! run of columns (`packing.rs`: each a length and its bytes; integers as
@@ -71,12 +73,13 @@ use serde::{Deserialize, Serialize};
 use slotmap::Key;
 
 use crate::pair_hash::ContactOfPair;
+use crate::tagged_map::TaggedMap;
 
 use lamina_broadphase::SweepAndPrune;
 use lamina_geometry::{Isometry, Point, Real, Shape};
 
 use crate::body::Body;
-use crate::broad_phase::BroadPhase;
+use crate::broad_phase::{BroadPhase, ProxyKey};
 use crate::chain::Chain;
 use crate::collider::Collider;
 use crate::contact::Contact;
@@ -84,7 +87,7 @@ use crate::contact_set::ContactSet;
 use crate::events::{ContactEvent, ContactHitEvent, Events, SensorEvent};
 use crate::free_slots::FreeSlots;
 use crate::joint::Joint;
-use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings};
+use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings, WorldTag};
 use bodies::BodiesIn;
 use colliders::CollidersIn;
 use contacts::ContactsIn;
@@ -97,7 +100,7 @@ const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
 /// The version of the snapshot format this build writes and reads. It changes
 /// whenever the payload's layout does; older snapshots are refused, not
 /// misread.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 /// Bytes of the header before the payload.
 const HEADER_LEN: usize = 32;
@@ -262,12 +265,14 @@ impl World {
         let sections = [a, b, c, d];
         // The header's length and checksum are filled in once the payload
         // after it is whole, so that it is copied once.
-        let size: usize = sections.iter().map(|(frame, noise)| 20 + frame.len() + noise.len()).sum();
+        let size: usize =
+            4 + sections.iter().map(|(frame, noise)| 20 + frame.len() + noise.len()).sum::<usize>();
         let mut bytes = Vec::with_capacity(HEADER_LEN + size);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes.extend_from_slice(&[std::mem::size_of::<Real>() as u8, 0, 0, 0]);
         bytes.resize(HEADER_LEN, 0);
+        bytes.extend_from_slice(&self.tag().to_bits().to_le_bytes());
         for (frame, noise) in &sections {
             packing::write_varint(&mut bytes, frame.len() as u64);
             bytes.extend_from_slice(frame);
@@ -300,10 +305,10 @@ impl World {
         // the columns are seldom moved as they grow.
         let mut packer = Packer::with_capacity(4096 + 128 * (self.bodies.len() + self.colliders.len()));
         packer.bytes(&column_writer::to_bytes(&rest).expect("a world's state always encodes"));
-        layout_of(&self.bodies, &self.free_slots.bodies, filler_body).write(&mut packer);
-        layout_of(&self.colliders, &self.free_slots.colliders, filler_collider).write(&mut packer);
-        layout_of(&self.joints, &self.free_slots.joints, filler_joint).write(&mut packer);
-        layout_of(&self.chains, &self.free_slots.chains, filler_chain).write(&mut packer);
+        layout_of(self.bodies.raw(), &self.free_slots.bodies, filler_body).write(&mut packer);
+        layout_of(self.colliders.raw(), &self.free_slots.colliders, filler_collider).write(&mut packer);
+        layout_of(self.joints.raw(), &self.free_slots.joints, filler_joint).write(&mut packer);
+        layout_of(self.chains.raw(), &self.free_slots.chains, filler_chain).write(&mut packer);
         bodies::write(&self.bodies, &mut packer);
         colliders::write(self, &mut packer);
         islands::write(&self.islands, &mut packer);
@@ -334,13 +339,13 @@ impl World {
     pub fn restore(bytes: &[u8]) -> Result<World, SnapshotError> {
         use SnapshotError::{Inconsistent, Malformed};
         let payload = check_header(bytes)?;
-        let [a, b, c, d] = split_payload(payload).map_err(Malformed)?;
+        let (tag, [a, b, c, d]) = split_payload(payload).map_err(Malformed)?;
         // The parts are decompressed, decoded and built into their maps side
         // by side; only then is the world put together and checked as a
         // whole.
         let ((a, d), contacts) = rayon::join(
-            || rayon::join(|| PartA::read(a), || PartD::read(d)),
-            || RestoredContacts::read(b, c),
+            || rayon::join(|| PartA::read(a, tag), || PartD::read(d, tag)),
+            || RestoredContacts::read(b, c, tag),
         );
         let (a, d, contacts) = (a?, d?, contacts?);
         let PartA {
@@ -352,11 +357,11 @@ impl World {
         } = a;
         let mut world = World::try_new(rest.settings)
             .map_err(|e| Inconsistent(format!("the settings are out of range: {e}")))?;
-        world.bodies = bodies;
-        world.body_keys = crate::slot_keys::SlotKeys::of_map(&world.bodies);
-        world.colliders = colliders;
-        world.joints = joints;
-        world.chains = chains;
+        world.bodies = TaggedMap::from_map(bodies, tag);
+        world.body_keys = crate::slot_keys::SlotKeys::of_keys(world.bodies.keys());
+        world.colliders = TaggedMap::from_map(colliders, tag);
+        world.joints = TaggedMap::from_map(joints, tag);
+        world.chains = TaggedMap::from_map(chains, tag);
         world.contacts = ContactSet::from_parts(contacts.map, contacts.layout.free_list(), contacts.by_pair);
         let [body_layout, collider_layout, joint_layout, chain_layout] = &layouts;
         world.free_slots = FreeSlots {
@@ -381,10 +386,10 @@ impl World {
     /// Notes where each contact stands in its bodies' lists, checking that
     /// each is listed exactly once by each of its two bodies and by no other.
     fn list_contacts_in_bodies(&mut self) -> Result<(), String> {
-        for (key, b) in &self.bodies {
+        for (key, b) in self.bodies.iter() {
             for (at, &ck) in b.contacts.iter().enumerate() {
                 let c = &mut self.contacts[ck]; // present: `check_restored` saw to it
-                let side = match (c.body_a == key, c.body_b == key) {
+                let side = match (c.body_a() == key, c.body_b() == key) {
                     (true, false) => 0,
                     (false, true) => 1,
                     _ => {
@@ -408,7 +413,7 @@ impl World {
     /// That every key of the restored state points at something, and every
     /// pose and velocity is finite.
     fn check_restored(&self) -> Result<(), String> {
-        for (key, b) in &self.bodies {
+        for (key, b) in self.bodies.iter() {
             let t = b.pose.translation.vector;
             let (v, c) = (b.linear_velocity, b.center);
             let numbers =
@@ -428,25 +433,25 @@ impl World {
                 return Err(format!("body {key:?} lists a missing joint {j:?}"));
             }
         }
-        for (key, c) in &self.colliders {
-            if !self.bodies.contains_key(c.body) || !self.broad_phase.all().contains(key) {
+        for (key, c) in self.colliders.iter() {
+            if !self.bodies.contains_key(c.body) || !self.broad_phase.all().contains(ProxyKey::of(key)) {
                 return Err(format!("collider {key:?} has no body or no broad-phase proxy"));
             }
         }
         for (key, c) in self.contacts.map() {
-            let colliders = [c.collider_a, c.collider_b].iter().all(|&k| self.colliders.contains_key(k));
-            let bodies = [c.body_a, c.body_b].iter().all(|&k| self.bodies.contains_key(k));
+            let colliders = [c.collider_a(), c.collider_b()].iter().all(|&k| self.colliders.contains_key(k));
+            let bodies = [c.body_a(), c.body_b()].iter().all(|&k| self.bodies.contains_key(k));
             if !(colliders && bodies) {
                 return Err(format!("contact {key:?} joins a missing collider or body"));
             }
         }
-        for (key, j) in &self.joints {
+        for (key, j) in self.joints.iter() {
             let known = |k: BodyKey| k.is_null() || self.bodies.contains_key(k);
             if !(known(j.desc.body_a) && known(j.desc.body_b)) {
                 return Err(format!("joint {key:?} joins a missing body"));
             }
         }
-        for (key, chain) in &self.chains {
+        for (key, chain) in self.chains.iter() {
             if !self.bodies.contains_key(chain.body)
                 || !chain.colliders.iter().all(|&c| self.colliders.contains_key(c))
             {
@@ -472,7 +477,9 @@ type Part<'a> = (&'a [u8], &'a [u8]);
 /// The compressed columns and the noise planes of each part of `payload`
 /// (each the length of the frame as a varint, the frame, the length of the
 /// noise, the noise), which must end with the last part.
-fn split_payload(mut payload: &[u8]) -> Result<[Part<'_>; PARTS], String> {
+fn split_payload(payload: &[u8]) -> Result<(WorldTag, [Part<'_>; PARTS]), String> {
+    let (tag, mut payload) = payload.split_first_chunk::<4>().ok_or("no world tag before the parts")?;
+    let tag = WorldTag::from_bits(u32::from_le_bytes(*tag));
     let mut take = |what: &str| -> Result<&[u8], String> {
         let len = packing::read_varint(&mut payload)?;
         let len = usize::try_from(len).ok().filter(|&len| len <= payload.len());
@@ -487,7 +494,7 @@ fn split_payload(mut payload: &[u8]) -> Result<[Part<'_>; PARTS], String> {
     if !payload.is_empty() {
         return Err(format!("{} bytes after the last part", payload.len()));
     }
-    Ok(parts)
+    Ok((tag, parts))
 }
 
 /// Part A of a snapshot read back: the small parts, the bodies',
@@ -520,23 +527,23 @@ type Maps = (
 );
 
 impl PartA {
-    fn read(part: Part<'_>) -> Result<Self, SnapshotError> {
+    fn read(part: Part<'_>, tag: WorldTag) -> Result<Self, SnapshotError> {
         use SnapshotError::Malformed;
         let (rest, layouts, bodies, colliders, islands) = decode_part(part, |unpacker| {
             let mut rest: RestIn = column_reader::from_bytes(unpacker.bytes().map_err(Malformed)?)
                 .map_err(|e| Malformed(e.to_string()))?;
             let mut layout = || Layout::read(unpacker).map_err(Malformed);
             let layouts = [layout()?, layout()?, layout()?, layout()?];
-            let bodies = BodiesIn::read(unpacker, layouts[0].len()).map_err(Malformed)?;
+            let bodies = BodiesIn::read(unpacker, layouts[0].len(), tag).map_err(Malformed)?;
             let colliders = CollidersIn::read(unpacker, layouts[1].len(), std::mem::take(&mut rest.shapes))
                 .map_err(Malformed)?;
-            let islands = islands::read(unpacker).map_err(Malformed)?;
+            let islands = islands::read(unpacker, tag).map_err(Malformed)?;
             Ok((rest, layouts, bodies, colliders, islands))
         })?;
         let [body_layout, collider_layout, joint_layout, chain_layout] = &layouts;
         let maps = (
             body_layout.rebuild(filler_body, |i| Ok(bodies.body(i)))?,
-            collider_layout.rebuild(filler_collider, |i| Ok(colliders.collider(i)))?,
+            collider_layout.rebuild(filler_collider, |i| Ok(colliders.collider(i, tag)))?,
             joint_layout.rebuild(filler_joint, each(rest.joints, joint_layout, "joints")?)?,
             chain_layout.rebuild(filler_chain, each(rest.chains, chain_layout, "chains")?)?,
         );
@@ -567,7 +574,7 @@ struct RestoredContacts {
 }
 
 impl RestoredContacts {
-    fn read(first: Part<'_>, second: Part<'_>) -> Result<Self, SnapshotError> {
+    fn read(first: Part<'_>, second: Part<'_>, tag: WorldTag) -> Result<Self, SnapshotError> {
         let layout = |unpacker: &mut Unpacker<'_>| Layout::read(unpacker).map_err(SnapshotError::Malformed);
         let (first, second) =
             rayon::join(|| read_contacts(first, layout), || read_contacts(second, |_| Ok(())));
@@ -576,9 +583,13 @@ impl RestoredContacts {
         if split + second.len() != layout.len() {
             return Err(SnapshotError::Inconsistent("the contacts do not fill their map".into()));
         }
-        let contact = |i: usize| if i < split { first.contact(i) } else { second.contact(i - split) };
+        let contact =
+            |i: usize| if i < split { first.contact(i, tag) } else { second.contact(i - split, tag) };
         let map = layout.rebuild(filler_contact, |i| Ok(contact(i)))?;
-        let by_pair = map.iter().map(|(k, c)| ((c.collider_a, c.collider_b), k)).collect();
+        let by_pair = map
+            .iter()
+            .map(|(k, c)| ((ProxyKey::of(c.collider_a()), ProxyKey::of(c.collider_b())), k))
+            .collect();
         Ok(RestoredContacts { layout, map, by_pair })
     }
 }
@@ -617,16 +628,16 @@ fn decode_part<T>(
 /// Part D of a snapshot read back: both broad-phase structures, built and
 /// checked whole.
 struct PartD {
-    broad_phase: SweepAndPrune<ColliderKey>,
-    immovable_index: SweepAndPrune<ColliderKey>,
+    broad_phase: SweepAndPrune<ProxyKey>,
+    immovable_index: SweepAndPrune<ProxyKey>,
 }
 
 impl PartD {
-    fn read(part: Part<'_>) -> Result<Self, SnapshotError> {
+    fn read(part: Part<'_>, tag: WorldTag) -> Result<Self, SnapshotError> {
         use SnapshotError::{Inconsistent, Malformed};
         let (broad_phase, immovable_index) = decode_part(part, |unpacker| {
-            let broad_phase = broad_phase::read(unpacker).map_err(Malformed)?;
-            Ok((broad_phase, broad_phase::read(unpacker).map_err(Malformed)?))
+            let broad_phase = broad_phase::read(unpacker, tag).map_err(Malformed)?;
+            Ok((broad_phase, broad_phase::read(unpacker, tag).map_err(Malformed)?))
         })?;
         Ok(PartD {
             broad_phase: SweepAndPrune::from_columns(broad_phase).map_err(Inconsistent)?,
@@ -721,7 +732,7 @@ mod tests {
         rebuilt.list_contacts_in_bodies().unwrap();
         for (key, c) in world.contacts.map() {
             assert_eq!(rebuilt.contacts[key].listed_at, c.listed_at, "contact {key:?}");
-            for (body, at) in [c.body_a, c.body_b].into_iter().zip(c.listed_at) {
+            for (body, at) in [c.body_a(), c.body_b()].into_iter().zip(c.listed_at) {
                 assert_eq!(world.bodies[body].contacts[at as usize], key);
             }
         }

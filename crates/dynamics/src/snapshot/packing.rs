@@ -28,6 +28,7 @@
 //! read to its end: damaged bytes give an error, never a panic or an
 //! allocation larger than the payload.
 
+use crate::{WorldKey, WorldTag};
 use lamina_geometry::Real;
 
 use super::scratch::{Pooled, Scratch, give_back};
@@ -605,8 +606,38 @@ pub(crate) fn write_keys<K: slotmap::Key>(packer: &mut Packer, keys: impl Iterat
     packer.ints(keys.map(|k| ffi(k) >> 32));
 }
 
-/// Every key of the next two columns ([`write_keys`]).
-pub(crate) fn read_keys<K: slotmap::Key>(unpacker: &mut Unpacker<'_>) -> Result<Vec<K>, String> {
+/// A key read back from a snapshot: a world's key takes the tag of the
+/// world restored (the snapshot's), a contact's key has none.
+pub(crate) trait ReadKey: slotmap::Key {
+    /// The key of `data`, in `world`.
+    fn read(data: slotmap::KeyData, world: WorldTag) -> Self;
+}
+
+macro_rules! read_world_key {
+    ($($key:ty),*) => {$(
+        impl ReadKey for $key {
+            fn read(data: slotmap::KeyData, world: WorldTag) -> Self {
+                <$key>::from(data).in_world(world)
+            }
+        }
+    )*};
+}
+read_world_key!(crate::BodyKey, crate::ColliderKey, crate::JointKey, crate::ChainKey);
+
+impl<K> ReadKey for crate::keys::Untagged<K> {
+    fn read(data: slotmap::KeyData, _: WorldTag) -> Self {
+        Self::from(data)
+    }
+}
+
+impl ReadKey for crate::ContactKey {
+    fn read(data: slotmap::KeyData, _: WorldTag) -> Self {
+        Self::from(data)
+    }
+}
+
+/// Every key of the next two columns ([`write_keys`]), in `world`.
+pub(crate) fn read_keys<K: ReadKey>(unpacker: &mut Unpacker<'_>, world: WorldTag) -> Result<Vec<K>, String> {
     let (indices, versions) = (unpacker.all_ints()?, unpacker.all_ints()?);
     if indices.len() != versions.len() {
         return Err("keys whose indices and versions do not pair up".into());
@@ -615,7 +646,7 @@ pub(crate) fn read_keys<K: slotmap::Key>(unpacker: &mut Unpacker<'_>) -> Result<
         let (Ok(index), Ok(version)) = (u32::try_from(index), u32::try_from(version)) else {
             return Err("a key out of range".into());
         };
-        Ok(K::from(slotmap::KeyData::from_ffi(u64::from(version) << 32 | u64::from(index))))
+        Ok(K::read(slotmap::KeyData::from_ffi(u64::from(version) << 32 | u64::from(index)), world))
     };
     indices.iter().zip(versions.iter()).map(key).collect()
 }

@@ -20,14 +20,16 @@ use std::ops::Range;
 
 use lamina_geometry::{Real, Vec2};
 use rayon::prelude::*;
-use slotmap::{Key, SlotMap};
+use slotmap::Key;
 
 use super::body_state::{BodyParams, BodyState};
 use super::integrate;
 use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::free_slots::index_and_version;
+use crate::keys::Untagged;
 use crate::narrow_phase::ContactSummary;
 use crate::parallel::disjoint::{borrow_some, recycle};
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ColliderKey, WorldSettings};
 
 /// Items (body slots or contact summaries) per run of the two passes.
@@ -92,7 +94,7 @@ pub(super) struct BodyLists<'a> {
 ///
 /// Fills the lists exactly as a walk of the map in key order would.
 pub(super) fn gather_bodies(
-    bodies: &mut SlotMap<BodyKey, Body>,
+    bodies: &mut TaggedMap<BodyKey, Body>,
     by_slot: &[BodyKey],
     lists: BodyLists<'_>,
     (settings, h): (&WorldSettings, Real),
@@ -105,7 +107,9 @@ pub(super) fn gather_bodies(
     // SAFETY: `by_slot` holds each live key of `bodies` once, at its own
     // slot (the world mirrors every insertion and removal there), and the
     // references are dropped before this function returns.
-    unsafe { borrow_some(bodies, by_slot.iter().map(|&k| (!k.is_null()).then_some(k)), &mut slots) };
+    unsafe {
+        borrow_some(bodies.raw_mut(), by_slot.iter().map(|&k| (!k.is_null()).then_some(k)), &mut slots)
+    };
 
     // First pass: what each run lists; the bodies it does not list get
     // `NO_INDEX` on the way.
@@ -184,7 +188,7 @@ pub(super) struct ContactLists<'a> {
 #[inline(always)]
 pub(super) fn contact_entry(
     summary: &ContactSummary,
-    index: impl Fn(BodyKey) -> u32,
+    index: impl Fn(Untagged<BodyKey>) -> u32,
 ) -> Option<Option<(u32, u32)>> {
     if !summary.touching() {
         return None;
@@ -204,7 +208,7 @@ pub(super) fn contact_entry(
 /// Fills the lists exactly as a walk of the summaries in order would.
 pub(super) fn gather_contacts(
     summaries: &[ContactSummary],
-    index: impl Fn(BodyKey) -> u32 + Sync,
+    index: impl Fn(Untagged<BodyKey>) -> u32 + Sync,
     lists: ContactLists<'_>,
     (counts, starts): (&mut Vec<[usize; 3]>, &mut Vec<usize>),
 ) -> usize {
@@ -343,11 +347,11 @@ mod tests {
     #[test]
     fn contacts_listed_on_the_pool_are_the_walks() {
         let mut rng = Rng(0x05ee_d0f1_1575);
-        let mut solver_of = SlotMap::<BodyKey, u32>::with_key();
+        let mut solver_of = slotmap::SlotMap::<BodyKey, u32>::with_key();
         let keys: Vec<BodyKey> = (0..64)
             .map(|i| solver_of.insert(if rng.next().is_multiple_of(3) { NO_INDEX } else { i }))
             .collect();
-        let index = |k: BodyKey| solver_of[k];
+        let index = |k: Untagged<BodyKey>| solver_of[BodyKey::from(slotmap::Key::data(&k))];
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         for len in [0, 1, RUN - 1, RUN, 3 * RUN + 17, 5 * RUN] {
             let summaries: Vec<ContactSummary> = (0..len)

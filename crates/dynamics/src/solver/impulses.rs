@@ -15,6 +15,7 @@ use crate::contact::Contact;
 use crate::joint::Joint;
 use crate::parallel::disjoint::{borrow_each, recycle};
 use crate::parallel::pace::Threads;
+use crate::tagged_map::TaggedMap;
 use crate::{ContactKey, JointKey};
 
 /// A force or torque read off an impulse over a substep, within the finite
@@ -69,7 +70,7 @@ pub(crate) fn store_point_impulses(
     gathered: &[Vec2],
     plain: &[bool],
     keys: &[JointKey],
-    joints: &mut SlotMap<JointKey, Joint>,
+    joints: &mut TaggedMap<JointKey, Joint>,
     h: Real,
 ) {
     for ((&linear, &key), _) in gathered.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {

@@ -46,9 +46,11 @@ use crate::body::{Body, BodyKind, NO_INDEX};
 use crate::contact::Contact;
 use crate::free_slots::index_and_version;
 use crate::joint::Joint;
+use crate::keys::Untagged;
 use crate::narrow_phase::{ContactSummary, SolverManifold};
 use crate::parallel::pace::{Pace, Threads};
 use crate::parallel::prefetch::prefetch;
+use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ColliderKey, ContactKey, JointKey, WorldSettings};
 
 /// Joints per task when preparing on several threads; below two tasks' worth
@@ -252,7 +254,7 @@ impl Solver {
     /// (`gather.rs`).
     pub fn gather_bodies(
         &mut self,
-        bodies: &mut SlotMap<BodyKey, Body>,
+        bodies: &mut TaggedMap<BodyKey, Body>,
         by_slot: &[BodyKey],
         settings: &WorldSettings,
         h: Real,
@@ -332,7 +334,7 @@ impl Solver {
     /// the way since nothing after this in a step changes it.
     pub fn gather_constraints(
         &mut self,
-        (joints, joint_edits): (&SlotMap<JointKey, Joint>, u64),
+        (joints, joint_edits): (&TaggedMap<JointKey, Joint>, u64),
         awake_joints: Option<&[JointKey]>,
         summaries: &[ContactSummary],
     ) -> (usize, usize, usize) {
@@ -361,7 +363,7 @@ impl Solver {
             }
         }
         let solver_of_slot = &self.solver_of_slot;
-        let index = |k: BodyKey| solver_index(solver_of_slot, k);
+        let index = |k: Untagged<BodyKey>| solver_index(solver_of_slot, k);
         let touching = if self.lists_on_pool(summaries.len(), gather::CONTACTS_ON_POOL_FROM) {
             let lists = gather::ContactLists {
                 places: &mut self.contact_places,
@@ -445,8 +447,8 @@ impl Solver {
     /// contacts' bundles, which the solve's first passes fill.
     pub fn prepare(
         &mut self,
-        bodies: &SlotMap<BodyKey, Body>,
-        joints: &SlotMap<JointKey, Joint>,
+        bodies: &TaggedMap<BodyKey, Body>,
+        joints: &TaggedMap<JointKey, Joint>,
         settings: &WorldSettings,
         h: Real,
     ) {
@@ -714,7 +716,7 @@ impl Solver {
         &mut self,
         contacts: &mut SlotMap<ContactKey, Contact>,
         keys: &[ContactKey],
-        joints: &mut SlotMap<JointKey, Joint>,
+        joints: &mut TaggedMap<JointKey, Joint>,
         h: Real,
     ) {
         // Gathered by the solve's last passes (`run_substeps`).
@@ -765,7 +767,7 @@ fn prepare_in_order(
 /// step, or a key of no body): what `Body::solver_index` holds, read from
 /// the dense `solver_of_slot` of [`Solver::gather_bodies`] by the key's slot
 /// and version instead of through the body map.
-fn solver_index(solver_of_slot: &[(u32, u32)], key: BodyKey) -> u32 {
+fn solver_index(solver_of_slot: &[(u32, u32)], key: impl slotmap::Key) -> u32 {
     let (slot, version) = index_and_version(key);
     match solver_of_slot.get(slot as usize) {
         Some(&(v, index)) if v == version => index,

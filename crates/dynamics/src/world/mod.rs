@@ -7,7 +7,6 @@ mod step;
 
 use lamina_geometry::tolerance::WORLD_AABB_MARGIN;
 use lamina_geometry::{Isometry, MassProperties, Real, Vec2, validate_rotation};
-use slotmap::SlotMap;
 
 use crate::awake::AwakeLists;
 use crate::body::{Body, BodyDesc, BodyKind, BodyMut};
@@ -26,19 +25,20 @@ use crate::parallel::pace::{Pace, Sharing, Threads};
 use crate::profile::StepProfile;
 use crate::slot_keys::SlotKeys;
 use crate::solver::Solver;
-use crate::{BodyKey, ChainKey, ColliderKey, JointKey, WorldError, WorldSettings};
+use crate::tagged_map::TaggedMap;
+use crate::{BodyKey, ChainKey, ColliderKey, JointKey, WorldError, WorldSettings, WorldTag};
 
 /// A 2D physics world: bodies with colliders, stepped by [`World::step`].
 pub struct World {
     pub(crate) settings: WorldSettings,
-    pub(crate) bodies: SlotMap<BodyKey, Body>,
+    pub(crate) bodies: TaggedMap<BodyKey, Body>,
     /// The bodies' keys again, by slot, for the solver's listing of them.
     pub(crate) body_keys: SlotKeys<BodyKey>,
-    pub(crate) colliders: SlotMap<ColliderKey, Collider>,
+    pub(crate) colliders: TaggedMap<ColliderKey, Collider>,
     /// The colliders' sweep-and-prunes: every one, and the immovable ones.
     pub(crate) broad_phase: BroadPhase,
-    pub(crate) joints: SlotMap<JointKey, Joint>,
-    pub(crate) chains: SlotMap<ChainKey, Chain>,
+    pub(crate) joints: TaggedMap<JointKey, Joint>,
+    pub(crate) chains: TaggedMap<ChainKey, Chain>,
     /// A joint was handed out by `joint_mut` since the last step.
     pub(crate) joint_changes_pending: bool,
     /// Counts the joints' edits: each joint added or removed, and each
@@ -130,20 +130,21 @@ impl World {
     }
 
     fn build(settings: WorldSettings) -> Self {
+        let tag = WorldTag::fresh();
         Self {
             settings,
-            bodies: SlotMap::with_key(),
+            bodies: TaggedMap::new(tag),
             body_keys: SlotKeys::default(),
-            colliders: SlotMap::with_key(),
+            colliders: TaggedMap::new(tag),
             broad_phase: BroadPhase::default(),
-            joints: SlotMap::with_key(),
-            chains: SlotMap::with_key(),
+            joints: TaggedMap::new(tag),
+            chains: TaggedMap::new(tag),
             joint_changes_pending: false,
             joint_edits: 0,
             body_changes_pending: false,
             contacts: ContactSet::default(),
             free_slots: FreeSlots::default(),
-            islands: Islands::default(),
+            islands: Islands::new(tag),
             events: Events::default(),
             profile: StepProfile::default(),
             narrow: NarrowPhase::default(),
@@ -157,6 +158,12 @@ impl World {
             threads: Threads::default(),
             step_pace: Pace::for_steps(),
         }
+    }
+
+    /// The tag this world stamps on its keys: drawn when the world is
+    /// made, kept by its clones and snapshots (see [`WorldTag`]).
+    pub fn tag(&self) -> WorldTag {
+        self.bodies.tag()
     }
 
     /// The world's settings.
@@ -431,6 +438,9 @@ impl World {
 
     /// The contact between two colliders, in either order, if they have one.
     pub fn contact_between(&self, a: ColliderKey, b: ColliderKey) -> Option<&Contact> {
+        if !(self.colliders.owns(a) && self.colliders.owns(b)) {
+            return None; // the pairs' lookup compares slots alone
+        }
         let key = if a < b { (a, b) } else { (b, a) };
         self.contacts.of_pair(key).and_then(|k| self.contacts.map().get(k))
     }
@@ -493,7 +503,7 @@ impl World {
     /// hashes mean (with overwhelming likelihood) bit-identical states.
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv::new();
-        for (_, b) in &self.bodies {
+        for (_, b) in self.bodies.iter() {
             let t = b.pose.translation.vector;
             for v in [
                 t.x,
@@ -523,7 +533,7 @@ struct ColliderSums {
 
 impl ColliderSums {
     /// `body`'s sums, its colliders taken in order.
-    fn of(colliders: &SlotMap<ColliderKey, Collider>, body: &Body) -> Self {
+    fn of(colliders: &TaggedMap<ColliderKey, Collider>, body: &Body) -> Self {
         let mut sums = ColliderSums { mass: MassProperties::ZERO, min_extent: Real::INFINITY, reach: 0.0 };
         for c in body.colliders.iter().filter_map(|c| colliders.get(*c)) {
             sums.add(&c.shape, c.density, &c.local_pose, c.sensor);

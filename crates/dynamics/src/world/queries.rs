@@ -38,6 +38,7 @@ impl World {
         let mut best: Option<(ColliderKey, Real)> = None;
         let mut normal = Vec2::zeros();
         let _ = self.broad_phase.all().cast_ray_with(ray, max_toi, |key, _| {
+            let key = key.in_world(self.tag());
             let reach = best.map_or(max_toi, |b| b.1);
             if let Some(c) = self.filtered(key, filter)
                 && let Some(hit) = c.shape.cast_ray(&self.collider_pose(c), ray, reach)
@@ -78,6 +79,7 @@ impl World {
         check_ray(ray, max_toi)?;
         out.clear();
         let _ = self.broad_phase.all().cast_ray_with(ray, max_toi, |key, _| {
+            let key = key.in_world(self.tag());
             if let Some(c) = self.filtered(key, filter)
                 && let Some(hit) = c.shape.cast_ray(&self.collider_pose(c), ray, max_toi)
             {
@@ -115,6 +117,7 @@ impl World {
         check_box(aabb)?;
         out.clear();
         let _ = self.broad_phase.all().query_with(aabb, |key| {
+            let key = key.in_world(self.tag());
             if let Some(c) = self.filtered(key, filter)
                 && c.shape.aabb(&self.collider_pose(c)).intersects(aabb)
             {
@@ -149,6 +152,7 @@ impl World {
         }
         out.clear();
         let _ = self.broad_phase.all().query_with(&Aabb::new(point, point), |key| {
+            let key = key.in_world(self.tag());
             if let Some(c) = self.filtered(key, filter)
                 && c.shape.contains_point(&self.collider_pose(c), &point)
             {
@@ -189,6 +193,7 @@ impl World {
         check_box(&bounds)?;
         out.clear();
         let _ = self.broad_phase.all().query_with(&bounds, |key| {
+            let key = key.in_world(self.tag());
             if let Some(c) = self.filtered(key, filter)
                 && lamina_narrowphase::intersects(shape, pose, &c.shape, &self.collider_pose(c))
             {
@@ -242,6 +247,7 @@ impl World {
         check_box(&swept)?;
         let mut best: Option<(ColliderKey, lamina_narrowphase::Toi)> = None;
         let _ = self.broad_phase.all().query_with(&swept, |key| {
+            let key = key.in_world(self.tag());
             let Some(c) = self.filtered(key, filter) else { return };
             let reach = best.map_or(max_toi, |(_, t)| t.time);
             let still = Vec2::zeros();

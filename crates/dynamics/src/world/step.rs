@@ -163,7 +163,7 @@ impl World {
         // mirror that lost count is stopped here in any build, one that
         // holds other keys in debug builds (the check reads every slot).
         assert_eq!(self.body_keys.len(), self.bodies.len(), "the body keys' mirror lost count");
-        debug_assert!(self.body_keys.agree_with(&self.bodies), "the body keys' mirror is the map's");
+        debug_assert!(self.body_keys.agree_with(self.bodies.raw()), "the body keys' mirror is the map's");
         let s = &mut self.solver;
         s.gather_bodies(
             &mut self.bodies,
