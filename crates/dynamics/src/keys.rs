@@ -149,16 +149,19 @@ macro_rules! world_keys {
 
         #[cfg(feature = "serde")]
         impl serde::Serialize for $name {
-            /// The slot and version as slotmap writes them, and the world's tag.
+            /// The slot and version, as slotmap writes a key: the world is
+            /// not written, as a key is a world's handle, not data to keep
+            /// beyond it (a snapshot keeps the world's tag once, and stamps
+            /// its keys with it when read back).
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                (self.data, self.world.0).serialize(serializer)
+                self.data.serialize(serializer)
             }
         }
         #[cfg(feature = "serde")]
         impl<'de> serde::Deserialize<'de> for $name {
+            /// A key of no world, until a world stamps it.
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let (data, world) = <(KeyData, u32)>::deserialize(deserializer)?;
-                Ok(Self { data, world: WorldTag(world) })
+                KeyData::deserialize(deserializer).map(Self::from)
             }
         }
     )*};

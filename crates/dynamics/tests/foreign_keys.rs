@@ -122,6 +122,19 @@ fn a_restored_world_accepts_the_keys_of_the_world_it_came_from() {
     assert!(World::restore(&other.snapshot()).unwrap().body(body).is_none());
 }
 
+#[cfg(feature = "serde")]
+#[test]
+fn worlds_built_alike_write_snapshots_that_differ_in_the_tag_alone() {
+    let ((first, ..), (second, ..)) = (small_world(), small_world());
+    let (a, b) = (first.snapshot(), second.snapshot());
+    assert_eq!(a.len(), b.len());
+    let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+    // The tag, bytes 32-35, and the checksum over it, 24-31.
+    assert!(differ.iter().any(|i| (32..36).contains(i)), "{differ:?}");
+    assert!(differ.iter().all(|i| (24..36).contains(i)), "{differ:?}");
+    assert_eq!(a[32..36], first.tag().to_bits().to_le_bytes());
+}
+
 /// Every key `world` hands out carries its tag: the maps' walks, the keys
 /// bodies, colliders, joints and chains hold, the contacts', the events',
 /// and the queries' answers.

@@ -12,6 +12,9 @@ use proptest::prelude::*;
 
 const DT: Real = 1.0 / 60.0;
 
+/// Bytes of a snapshot's header, the world's tag among them (`snapshot/mod.rs`).
+const HEADER: usize = 40;
+
 #[test]
 fn a_restored_world_steps_as_the_original_from_any_moment() {
     let (mut world, bullet) = busy_world();
@@ -229,8 +232,8 @@ fn xxh64(bytes: &[u8]) -> u64 {
 /// `bytes` with the payload's length and checksum made to match its payload,
 /// as a crafted file would have them.
 fn sealed(mut bytes: Vec<u8>) -> Vec<u8> {
-    let payload_len = (bytes.len() - 32) as u64;
-    let sum = xxh64(&bytes[32..]);
+    let payload_len = (bytes.len() - HEADER) as u64;
+    let sum = xxh64(&bytes[32..]); // the tag's word and the payload
     bytes[16..24].copy_from_slice(&payload_len.to_le_bytes());
     bytes[24..32].copy_from_slice(&sum.to_le_bytes());
     bytes
@@ -271,7 +274,7 @@ fn foreign_and_damaged_snapshots_are_refused() {
     flipped[middle] ^= 0x10;
     assert!(matches!(World::restore(&flipped), Err(SnapshotError::ChecksumMismatch { .. })));
     // A payload that passes the checksum but is not a world.
-    let mut garbage = bytes[..32].to_vec();
+    let mut garbage = bytes[..HEADER].to_vec();
     garbage.extend_from_slice(&[0xffu8; 40]);
     assert!(matches!(World::restore(&sealed(garbage)), Err(SnapshotError::Malformed(_))));
     // Errors name what was wrong.
@@ -320,7 +323,7 @@ proptest! {
     #[test]
     fn a_damaged_payload_behind_a_valid_checksum_never_panics(position in 0usize..10_000, bits in 1u8..=255) {
         let bytes = small_snapshot();
-        let position = 32 + position % (bytes.len() - 32);
+        let position = HEADER + position % (bytes.len() - HEADER);
         if let Ok(mut world) = World::restore(&resealed(bytes, position, bits)) {
             let _ = world.step(DT);
             for (_, b) in world.bodies() {
@@ -333,7 +336,7 @@ proptest! {
     /// to decode, a world whose every pose is finite; never a panic.
     #[test]
     fn garbage_with_a_valid_checksum_never_panics(payload in proptest::collection::vec(any::<u8>(), 0..400)) {
-        let mut bytes = small_snapshot()[..32].to_vec();
+        let mut bytes = small_snapshot()[..HEADER].to_vec();
         bytes.extend_from_slice(&payload);
         if let Ok(mut world) = World::restore(&sealed(bytes)) {
             let _ = world.step(DT);

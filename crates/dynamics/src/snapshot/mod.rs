@@ -1,7 +1,7 @@
 //! Snapshots: a world written to bytes and read back, stepping bit for bit as
 //! the original would have (cargo feature `serde`).
 //!
-//! A snapshot is a 32-byte header and a payload:
+//! A snapshot is a 40-byte header and a payload:
 //!
 //! | bytes | what |
 //! |---|---|
@@ -10,11 +10,15 @@
 //! | 12 | the size of `Real` in bytes: 4, or 8 with the `f64` feature |
 //! | 13–15 | zero |
 //! | 16–23 | the payload's length in bytes, little-endian |
-//! | 24–31 | the payload's XXH64 checksum (seed 0), little-endian (`checksum.rs`) |
+//! | 24–31 | the XXH64 checksum (seed 0) of everything after it (the tag below and the payload), little-endian (`checksum.rs`) |
+//! | 32–35 | the world's tag, little-endian: the [`WorldTag`] the restored world stamps on its keys, so that it accepts the keys of the world the snapshot was taken from |
+//! | 36–39 | zero |
 //!
-//! The payload is the world's tag (four bytes, little-endian: the tag the
-//! world restored stamps on its keys, so that it accepts the original's)
-//! and four parts, each the length of a zstd frame (an LEB128
+//! Two worlds built alike have different tags and so snapshots that differ in
+//! the tag and the checksum over it alone (bytes 24–35); everything a step
+//! depends on is the same bytes.
+//!
+//! The payload is four parts, each the length of a zstd frame (an LEB128
 //! varint), the frame (`compression.rs`), the length of the byte planes that
 //! look like noise, and those planes, stored as they are. A frame holds a
 //! run of columns (`packing.rs`: each a length and its bytes; integers as
@@ -87,7 +91,9 @@ use crate::contact_set::ContactSet;
 use crate::events::{ContactEvent, ContactHitEvent, Events, SensorEvent};
 use crate::free_slots::FreeSlots;
 use crate::joint::Joint;
-use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings, WorldTag};
+use crate::{
+    BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldKey, WorldSettings, WorldTag,
+};
 use bodies::BodiesIn;
 use colliders::CollidersIn;
 use contacts::ContactsIn;
@@ -103,7 +109,7 @@ const MAGIC: [u8; 8] = *b"LAMINA\0\x1a";
 pub const FORMAT_VERSION: u32 = 6;
 
 /// Bytes of the header before the payload.
-const HEADER_LEN: usize = 32;
+const HEADER_LEN: usize = 40;
 
 /// Why a snapshot could not be read. The bytes are left alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,7 +142,7 @@ pub enum SnapshotError {
         /// How many.
         extra: u64,
     },
-    /// The payload's checksum does not match: the bytes were damaged.
+    /// The checksum (of the tag and the payload) does not match: the bytes were damaged.
     ChecksumMismatch {
         /// The checksum the header holds.
         stored: u64,
@@ -205,6 +211,33 @@ struct RestIn {
     hit_events: Vec<ContactHitEvent>,
 }
 
+impl RestIn {
+    /// Gives the keys serde read (which carry no world) the restored
+    /// world's tag: the joints' bodies, the chains' bodies and colliders,
+    /// and the events' colliders.
+    fn stamp_keys(&mut self, tag: WorldTag) {
+        for j in &mut self.joints {
+            j.desc.body_a = j.desc.body_a.in_world(tag);
+            j.desc.body_b = j.desc.body_b.in_world(tag);
+        }
+        for chain in &mut self.chains {
+            chain.body = chain.body.in_world(tag);
+            chain.colliders.iter_mut().for_each(|c| *c = c.in_world(tag));
+        }
+        for e in &mut self.contact_events {
+            let (ContactEvent::Begin { a, b } | ContactEvent::End { a, b }) = e;
+            (*a, *b) = (a.in_world(tag), b.in_world(tag));
+        }
+        for e in &mut self.sensor_events {
+            let (SensorEvent::Begin { sensor, visitor } | SensorEvent::End { sensor, visitor }) = e;
+            (*sensor, *visitor) = (sensor.in_world(tag), visitor.in_world(tag));
+        }
+        for hit in &mut self.hit_events {
+            (hit.a, hit.b) = (hit.a.in_world(tag), hit.b.in_world(tag));
+        }
+    }
+}
+
 /// The layout of `map`, whose free slots `free` lists; checked against a
 /// probe of the map where debug assertions are on.
 fn layout_of<K: slotmap::Key, V: Clone>(
@@ -265,22 +298,24 @@ impl World {
         let sections = [a, b, c, d];
         // The header's length and checksum are filled in once the payload
         // after it is whole, so that it is copied once.
-        let size: usize =
-            4 + sections.iter().map(|(frame, noise)| 20 + frame.len() + noise.len()).sum::<usize>();
+        let size: usize = sections.iter().map(|(frame, noise)| 20 + frame.len() + noise.len()).sum();
         let mut bytes = Vec::with_capacity(HEADER_LEN + size);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes.extend_from_slice(&[std::mem::size_of::<Real>() as u8, 0, 0, 0]);
-        bytes.resize(HEADER_LEN, 0);
+        bytes.resize(32, 0);
         bytes.extend_from_slice(&self.tag().to_bits().to_le_bytes());
+        bytes.resize(HEADER_LEN, 0);
         for (frame, noise) in &sections {
             packing::write_varint(&mut bytes, frame.len() as u64);
             bytes.extend_from_slice(frame);
             packing::write_varint(&mut bytes, noise.len() as u64);
             bytes.extend_from_slice(noise);
         }
-        let payload = &bytes[HEADER_LEN..];
-        let (length, sum) = ((payload.len() as u64).to_le_bytes(), checksum::xxh64(payload).to_le_bytes());
+        // The checksum covers the tag as well as the payload.
+        let (length, sum) =
+            (((bytes.len() - HEADER_LEN) as u64).to_le_bytes(), checksum::xxh64(&bytes[32..]));
+        let sum = sum.to_le_bytes();
         bytes[16..24].copy_from_slice(&length);
         bytes[24..32].copy_from_slice(&sum);
         bytes
@@ -338,8 +373,8 @@ impl World {
     /// The world a snapshot holds, or why the bytes are not one.
     pub fn restore(bytes: &[u8]) -> Result<World, SnapshotError> {
         use SnapshotError::{Inconsistent, Malformed};
-        let payload = check_header(bytes)?;
-        let (tag, [a, b, c, d]) = split_payload(payload).map_err(Malformed)?;
+        let (tag, payload) = check_header(bytes)?;
+        let [a, b, c, d] = split_payload(payload).map_err(Malformed)?;
         // The parts are decompressed, decoded and built into their maps side
         // by side; only then is the world put together and checked as a
         // whole.
@@ -477,9 +512,7 @@ type Part<'a> = (&'a [u8], &'a [u8]);
 /// The compressed columns and the noise planes of each part of `payload`
 /// (each the length of the frame as a varint, the frame, the length of the
 /// noise, the noise), which must end with the last part.
-fn split_payload(payload: &[u8]) -> Result<(WorldTag, [Part<'_>; PARTS]), String> {
-    let (tag, mut payload) = payload.split_first_chunk::<4>().ok_or("no world tag before the parts")?;
-    let tag = WorldTag::from_bits(u32::from_le_bytes(*tag));
+fn split_payload(mut payload: &[u8]) -> Result<[Part<'_>; PARTS], String> {
     let mut take = |what: &str| -> Result<&[u8], String> {
         let len = packing::read_varint(&mut payload)?;
         let len = usize::try_from(len).ok().filter(|&len| len <= payload.len());
@@ -494,7 +527,7 @@ fn split_payload(payload: &[u8]) -> Result<(WorldTag, [Part<'_>; PARTS]), String
     if !payload.is_empty() {
         return Err(format!("{} bytes after the last part", payload.len()));
     }
-    Ok((tag, parts))
+    Ok(parts)
 }
 
 /// Part A of a snapshot read back: the small parts, the bodies',
@@ -532,6 +565,7 @@ impl PartA {
         let (rest, layouts, bodies, colliders, islands) = decode_part(part, |unpacker| {
             let mut rest: RestIn = column_reader::from_bytes(unpacker.bytes().map_err(Malformed)?)
                 .map_err(|e| Malformed(e.to_string()))?;
+            rest.stamp_keys(tag);
             let mut layout = || Layout::read(unpacker).map_err(Malformed);
             let layouts = [layout()?, layout()?, layout()?, layout()?];
             let bodies = BodiesIn::read(unpacker, layouts[0].len(), tag).map_err(Malformed)?;
@@ -646,8 +680,9 @@ impl PartD {
     }
 }
 
-/// The payload of `bytes` after checking the header, the length and the checksum.
-fn check_header(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
+/// The world's tag and the payload of `bytes`, after checking the header,
+/// the length and the checksum.
+fn check_header(bytes: &[u8]) -> Result<(WorldTag, &[u8]), SnapshotError> {
     if bytes.len() < HEADER_LEN {
         if !bytes.is_empty() && !MAGIC.starts_with(&bytes[..bytes.len().min(8)]) {
             return Err(SnapshotError::NotASnapshot);
@@ -665,7 +700,7 @@ fn check_header(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
     if bytes[12] != real {
         return Err(SnapshotError::WrongPrecision { found_bytes: bytes[12], expected_bytes: real });
     }
-    if bytes[13..16] != [0, 0, 0] {
+    if bytes[13..16] != [0, 0, 0] || bytes[36..40] != [0, 0, 0, 0] {
         return Err(SnapshotError::Malformed("the header's reserved bytes are not zero".into()));
     }
     let length = u64::from_le_bytes(bytes[16..24].try_into().expect("eight bytes"));
@@ -681,11 +716,12 @@ fn check_header(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
     }
     let payload = &bytes[HEADER_LEN..];
     let stored = u64::from_le_bytes(bytes[24..32].try_into().expect("eight bytes"));
-    let computed = checksum::xxh64(payload);
+    let computed = checksum::xxh64(&bytes[32..]);
     if stored != computed {
         return Err(SnapshotError::ChecksumMismatch { stored, computed });
     }
-    Ok(payload)
+    let tag = WorldTag::from_bits(u32::from_le_bytes(bytes[32..36].try_into().expect("four bytes")));
+    Ok((tag, payload))
 }
 
 #[cfg(test)]
