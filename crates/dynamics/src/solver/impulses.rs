@@ -13,7 +13,7 @@ use super::lanes::Lanes;
 use crate::body::NO_INDEX;
 use crate::contact::Contact;
 use crate::joint::Joint;
-use crate::parallel::disjoint::{borrow_each, recycle};
+use crate::parallel::disjoint::{borrow_each, borrow_some, recycle};
 use crate::parallel::pace::Threads;
 use crate::tagged_map::TaggedMap;
 use crate::{ContactKey, JointKey};
@@ -65,23 +65,50 @@ pub(crate) fn gather_point_impulses<W: Lanes>(
 /// Writes the gathered impulses (`gathered`, by list index) back to the plain
 /// point joints (`plain`) among the listed `keys`, with each joint's force
 /// over a substep of `h` seconds: in list order, which is key order, so the
-/// joints are visited as they lie in memory.
+/// joints are visited as they lie in memory. Each joint is a cache miss, and
+/// a grid of twenty thousand joints made this a serial part of the step as
+/// long as its substeps' share of a thread: in parallel when there are many,
+/// through `buffer` (see [`recycle`]).
 pub(crate) fn store_point_impulses(
     gathered: &[Vec2],
-    plain: &[bool],
-    keys: &[JointKey],
+    (plain, keys): (&[bool], &[JointKey]),
     joints: &mut TaggedMap<JointKey, Joint>,
     h: Real,
+    buffer: &mut Vec<usize>,
+    threads: Threads,
 ) {
-    for ((&linear, &key), _) in gathered.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {
-        let joint = &mut joints[key];
+    let store = |joint: &mut Joint, linear: Vec2| {
         if !(linear.x.is_finite() && linear.y.is_finite()) {
             joint.clear_impulses();
-            continue;
+            return;
         }
         joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
         (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
+    };
+    if !threads.share(keys.len(), 2 * IMPULSE_WRITE_CHUNK) {
+        for ((&linear, &key), _) in gathered.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {
+            store(&mut joints[key], linear);
+        }
+        return;
     }
+    let mut borrowed: Vec<Option<&mut Joint>> = recycle(std::mem::take(buffer));
+    debug_assert!(keys.iter().all(|&k| joints.contains_key(k)));
+    let plain_keys = keys.iter().zip(plain).map(|(&key, &plain)| plain.then_some(key));
+    // SAFETY: the solver lists each joint once, from the joints live this
+    // step, and none has been removed since (checked in debug builds
+    // above); the map is left alone until the references are dropped, when
+    // `borrowed` is recycled below.
+    unsafe { borrow_some(joints.raw_mut(), plain_keys, &mut borrowed) };
+    borrowed.par_chunks_mut(IMPULSE_WRITE_CHUNK).zip(gathered.par_chunks(IMPULSE_WRITE_CHUNK)).for_each(
+        |(joints, gathered)| {
+            for (joint, &linear) in joints.iter_mut().zip(gathered) {
+                if let Some(joint) = joint {
+                    store(joint, linear);
+                }
+            }
+        },
+    );
+    *buffer = recycle(borrowed);
 }
 
 /// Contacts per task when their impulses are written on several threads.

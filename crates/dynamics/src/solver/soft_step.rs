@@ -88,6 +88,8 @@ pub(crate) struct Solver {
     /// between steps as a buffer of pointer-sized elements (see
     /// [`recycle`]).
     borrowed_contacts: Vec<usize>,
+    /// [`Solver::borrowed_contacts`] for the joints' impulses.
+    borrowed_joints: Vec<usize>,
     contact_bodies: Vec<(u32, u32)>,
     /// Whether each contact constraint had two points when it was listed.
     contact_two_points: Vec<bool>,
@@ -743,7 +745,8 @@ impl Solver {
             Bundles::Four(bundles) => gather_point_impulses(bundles, self.joint_keys.len(), gathered),
             Bundles::Eight(bundles, _) => gather_point_impulses(bundles, self.joint_keys.len(), gathered),
         }
-        store_point_impulses(gathered, &self.joint_plain, &self.joint_keys, joints, h);
+        let listed = (self.joint_plain.as_slice(), self.joint_keys.as_slice());
+        store_point_impulses(gathered, listed, joints, h, &mut self.borrowed_joints, self.threads);
     }
 }
 
