@@ -30,7 +30,7 @@
 //! its next snapshot (`scratch.rs`).
 //!
 //! - **A**: the small, irregular parts of the state, through serde in a
-//!   columnar layout of their own (`columns.rs`: the settings, the joints
+//!   columnar layout of their own (`rest.rs`, `columns.rs`: the settings, the joints
 //!   and chains, the colliders' shapes where they change from one collider
 //!   to the next, and the events not yet cleared); the layout of the
 //!   bodies', colliders', joints' and chains' slot maps (`slots.rs`: every
@@ -68,12 +68,12 @@ mod compression;
 mod contacts;
 mod islands;
 mod packing;
+mod rest;
 mod scratch;
 mod slots;
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
 use slotmap::Key;
 
 use crate::pair_hash::ContactOfPair;
@@ -91,13 +91,12 @@ use crate::contact_set::ContactSet;
 use crate::events::{ContactEvent, ContactHitEvent, Events, SensorEvent};
 use crate::free_slots::FreeSlots;
 use crate::joint::Joint;
-use crate::{
-    BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldKey, WorldSettings, WorldTag,
-};
+use crate::{BodyDesc, BodyKey, ColliderDesc, ColliderKey, JointDesc, World, WorldSettings, WorldTag};
 use bodies::BodiesIn;
 use colliders::CollidersIn;
 use contacts::ContactsIn;
 use packing::{Packer, Unpacker};
+use rest::{RestIn, RestOut};
 use slots::Layout;
 
 /// The first eight bytes of every snapshot.
@@ -181,62 +180,6 @@ impl fmt::Display for SnapshotError {
 }
 
 impl std::error::Error for SnapshotError {}
-
-/// The small, irregular parts of the world's state, borrowed for writing
-/// through serde.
-#[derive(Serialize)]
-struct RestOut<'a> {
-    settings: &'a WorldSettings,
-    joints: Vec<&'a Joint>,
-    chains: Vec<&'a Chain>,
-    shapes: Vec<&'a Shape>,
-    joint_changes_pending: bool,
-    body_changes_pending: bool,
-    contact_events: &'a [ContactEvent],
-    sensor_events: &'a [SensorEvent],
-    hit_events: &'a [ContactHitEvent],
-}
-
-/// [`RestOut`] read back, field for field.
-#[derive(Deserialize)]
-struct RestIn {
-    settings: WorldSettings,
-    joints: Vec<Joint>,
-    chains: Vec<Chain>,
-    shapes: Vec<Shape>,
-    joint_changes_pending: bool,
-    body_changes_pending: bool,
-    contact_events: Vec<ContactEvent>,
-    sensor_events: Vec<SensorEvent>,
-    hit_events: Vec<ContactHitEvent>,
-}
-
-impl RestIn {
-    /// Gives the keys serde read (which carry no world) the restored
-    /// world's tag: the joints' bodies, the chains' bodies and colliders,
-    /// and the events' colliders.
-    fn stamp_keys(&mut self, tag: WorldTag) {
-        for j in &mut self.joints {
-            j.desc.body_a = j.desc.body_a.in_world(tag);
-            j.desc.body_b = j.desc.body_b.in_world(tag);
-        }
-        for chain in &mut self.chains {
-            chain.body = chain.body.in_world(tag);
-            chain.colliders.iter_mut().for_each(|c| *c = c.in_world(tag));
-        }
-        for e in &mut self.contact_events {
-            let (ContactEvent::Begin { a, b } | ContactEvent::End { a, b }) = e;
-            (*a, *b) = (a.in_world(tag), b.in_world(tag));
-        }
-        for e in &mut self.sensor_events {
-            let (SensorEvent::Begin { sensor, visitor } | SensorEvent::End { sensor, visitor }) = e;
-            (*sensor, *visitor) = (sensor.in_world(tag), visitor.in_world(tag));
-        }
-        for hit in &mut self.hit_events {
-            (hit.a, hit.b) = (hit.a.in_world(tag), hit.b.in_world(tag));
-        }
-    }
-}
 
 /// The layout of `map`, whose free slots `free` lists; checked against a
 /// probe of the map where debug assertions are on.
