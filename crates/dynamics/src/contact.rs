@@ -54,6 +54,8 @@ pub struct Contact {
     pub(crate) collider_b: Untagged<ColliderKey>,
     pub(crate) body_a: Untagged<BodyKey>,
     pub(crate) body_b: Untagged<BodyKey>,
+    /// Not written through serde, as keys are not (`keys.rs`).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) world: WorldTag,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) friction: Real,

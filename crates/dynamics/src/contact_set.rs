@@ -288,7 +288,7 @@ impl ContactSet {
         let Some(c) = self.map.remove(key) else { return };
         self.free.removed(key);
         self.keys.removed(key);
-        self.of_pair.remove(&(ProxyKey::of(c.collider_a()), ProxyKey::of(c.collider_b())));
+        self.of_pair.remove(&(c.collider_a, c.collider_b));
         for (body, at) in [c.body_a(), c.body_b()].into_iter().zip(c.listed_at) {
             self.unlist(parts.bodies, body, key, at as usize);
         }

@@ -27,7 +27,6 @@ use slotmap::{Key, KeyData};
 /// and snapshots. [`WorldTag::NONE`] marks keys no world handed out (the
 /// null key, a key rebuilt from raw `KeyData`); no world accepts those.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WorldTag(u32);
 
 impl WorldTag {

@@ -128,11 +128,7 @@ impl ContactChange {
             | flag(asleep(a), WAKE_A)
             | flag(asleep(b), WAKE_B)
             | flag(hit, HIT);
-        Self {
-            colliders: (Untagged::of(c.collider_a()), Untagged::of(c.collider_b())),
-            place: place as u8,
-            flags,
-        }
+        Self { colliders: (c.collider_a, c.collider_b), place: place as u8, flags }
     }
 }
 
@@ -165,8 +161,7 @@ impl ContactSummary {
         let touching = if c.touching { TOUCHING } else { 0 };
         let sensor = if c.sensor { SENSOR } else { 0 };
         let two = if c.points.len() == 2 { TWO_POINTS } else { 0 };
-        let (body_a, body_b) = (Untagged::of(c.body_a()), Untagged::of(c.body_b()));
-        Self { body_a, body_b, flags: flags | touching | sensor | two }
+        Self { body_a: c.body_a, body_b: c.body_b, flags: flags | touching | sensor | two }
     }
 
     /// What the refresh changed ([`TOUCHING_CHANGED`], [`WAKES`]), 0 if nothing.

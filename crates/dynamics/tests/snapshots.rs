@@ -277,6 +277,10 @@ fn foreign_and_damaged_snapshots_are_refused() {
     let mut garbage = bytes[..HEADER].to_vec();
     garbage.extend_from_slice(&[0xffu8; 40]);
     assert!(matches!(World::restore(&sealed(garbage)), Err(SnapshotError::Malformed(_))));
+    // A world's tag of zero, which no world has, with the checksum made to match.
+    let mut untagged = bytes.clone();
+    untagged[32..36].copy_from_slice(&[0; 4]);
+    assert!(matches!(World::restore(&sealed(untagged)), Err(SnapshotError::Malformed(_))));
     // Errors name what was wrong.
     let message = World::restore(&other_version).err().expect("refused").to_string();
     assert!(message.contains(&format!("{}", FORMAT_VERSION + 1)), "{message}");

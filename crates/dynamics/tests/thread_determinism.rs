@@ -14,6 +14,9 @@
 //! shapes are built from exact coordinates), so the hash does not depend on the
 //! platform's sine and cosine either.
 
+mod common;
+
+use common::hanging_chains;
 use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, Sharing, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 
@@ -261,4 +264,50 @@ fn worlds_stepped_side_by_side_end_as_each_alone() {
     }
     // The worlds did differ: the test compares six runs, not one six times.
     assert!(alone.windows(2).all(|w| w[0] != w[1]));
+}
+
+/// Enough point joints (1,200) that their impulses are written back on the
+/// pool: after the chains settle, the joint above each link holds up that
+/// link and every one below it (statics by hand: the force on the link is
+/// its weight and theirs, upward), and the forces are the same bits on the
+/// pool as on the calling thread alone.
+#[test]
+fn hanging_chains_hold_their_weight_with_the_same_bits_on_the_pool() {
+    let (chains, links) = (120, 10);
+    let forces = |threads: usize, sharing: Sharing| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let (mut w, joints) = hanging_chains(chains, links);
+            w.set_sharing(sharing);
+            for _ in 0..120 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+            let of = |k| w.joint(k).unwrap().constraint_force();
+            (
+                w.state_hash(),
+                joints
+                    .iter()
+                    .map(|chain| chain.iter().map(|&k| of(k)).collect::<Vec<_>>())
+                    .collect::<Vec<_>>(),
+            )
+        })
+    };
+    let (hash, alone) = forces(1, Sharing::Never);
+    let g = WorldSettings::default().gravity.y.abs();
+    let link_weight = 0.1 * 1.0 * g; // 0.1 m² of 1 kg/m²
+    for chain in &alone {
+        for (i, force) in chain.iter().enumerate() {
+            let held = (links - i) as Real * link_weight;
+            assert!((force.y - held).abs() < 0.01 * held, "joint {i}: {force:?}, weight below {held}");
+            assert!(force.x.abs() < 1e-3 * held, "joint {i}: {force:?}");
+        }
+    }
+    for threads in [2, 3] {
+        let (shared_hash, shared) = forces(threads, Sharing::Always);
+        assert_eq!(shared_hash, hash, "{threads} threads");
+        let bits = |f: &[Vec<Vec2>]| {
+            f.iter().flatten().flat_map(|v| [v.x.to_bits(), v.y.to_bits()]).collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&shared), bits(&alone), "{threads} threads: the joints' forces");
+    }
 }

@@ -563,10 +563,7 @@ impl RestoredContacts {
         let contact =
             |i: usize| if i < split { first.contact(i, tag) } else { second.contact(i - split, tag) };
         let map = layout.rebuild(filler_contact, |i| Ok(contact(i)))?;
-        let by_pair = map
-            .iter()
-            .map(|(k, c)| ((ProxyKey::of(c.collider_a()), ProxyKey::of(c.collider_b())), k))
-            .collect();
+        let by_pair = map.iter().map(|(k, c)| ((c.collider_a, c.collider_b), k)).collect();
         Ok(RestoredContacts { layout, map, by_pair })
     }
 }
@@ -664,6 +661,10 @@ fn check_header(bytes: &[u8]) -> Result<(WorldTag, &[u8]), SnapshotError> {
         return Err(SnapshotError::ChecksumMismatch { stored, computed });
     }
     let tag = WorldTag::from_bits(u32::from_le_bytes(bytes[32..36].try_into().expect("four bytes")));
+    if tag == WorldTag::NONE {
+        // No world has it: a world restored with it would accept keys rebuilt from raw data.
+        return Err(SnapshotError::Malformed("the world's tag is zero".into()));
+    }
     Ok((tag, payload))
 }
 

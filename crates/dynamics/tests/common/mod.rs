@@ -92,3 +92,25 @@ pub fn step_both(a: &mut World, b: &mut World, steps: usize, what: &str) {
         assert_eq!(a.contact_events().len(), b.contact_events().len(), "{what}: events at step {step}");
     }
 }
+
+/// `chains` chains of `links` boxes (0.1 m by 1 m, 1 kg/m²), each hanging
+/// straight down from a fixed body by plain revolute joints at the boxes'
+/// ends, a metre apart so that nothing touches; no sleeping. Returns the
+/// world and each chain's joints from the top.
+pub fn hanging_chains(chains: usize, links: usize) -> (World, Vec<Vec<lamina_dynamics::JointKey>>) {
+    let mut w = World::new(WorldSettings { enable_sleep: false, ..WorldSettings::default() });
+    let mut joints = Vec::with_capacity(chains);
+    for c in 0..chains {
+        let x = c as Real;
+        let mut above = w.add_body(BodyDesc::fixed().translation(x, 0.0));
+        let mut chain = Vec::with_capacity(links);
+        for i in 0..links {
+            let link = w.add_body(BodyDesc::dynamic().translation(x, -0.5 - i as Real));
+            w.add_collider(link, ColliderDesc::new(Shape::rectangle(0.05, 0.5))).unwrap();
+            chain.push(w.add_joint(JointDesc::revolute(above, link, Point::new(x, -(i as Real)))).unwrap());
+            above = link;
+        }
+        joints.push(chain);
+    }
+    (w, joints)
+}
