@@ -57,9 +57,10 @@ pub mod prelude {
     pub use lamina_dynamics::{
         Body, BodyDesc, BodyKey, BodyKind, BodyMut, Chain, ChainDesc, ChainKey, Collider, ColliderDesc,
         ColliderKey, CollisionFilter, Contact, ContactEvent, ContactHitEvent, Joint, JointDesc, JointKey,
-        JointKind, JointMotion, JointMut, MixRule, QueryFilter, SensorEvent, Sharing, StepProfile, World,
-        WorldError, WorldKey, WorldRayHit, WorldSettings, WorldShapeHit, WorldTag,
+        JointKind, JointMotion, JointMut, MixRule, PreSolve, QueryFilter, SensorEvent, Sharing, StepProfile,
+        World, WorldError, WorldKey, WorldRayHit, WorldSettings, WorldShapeHit, WorldTag,
     };
+    pub use lamina_dynamics::{CollisionPlane, ExplosionDesc, PlaneSolution, clip_vector, solve_planes};
     #[cfg(feature = "serde")]
     pub use lamina_dynamics::{FORMAT_VERSION, SnapshotError};
     pub use lamina_geometry::{
@@ -77,6 +78,11 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/guide.md")]
 #[cfg(doctest)]
 pub struct GuideDoctests;
+
+/// The gameplay guide's examples (the character mover's loop), compiled and run as doctests.
+#[doc = include_str!("../docs/gameplay.md")]
+#[cfg(doctest)]
+pub struct GameplayDoctests;
 
 /// The joints page's example, compiled and run as a doctest.
 #[doc = include_str!("../docs/joints.md")]

@@ -1,7 +1,9 @@
 //! Fuzz target `world_commands`: a world driven by a random sequence of
 //! commands — bodies, colliders, joints and chains added and removed,
 //! velocities, forces and poses set, settings changed, steps of any length,
-//! queries, clones, snapshots restored — decoded from the fuzzer's bytes.
+//! queries, clones, snapshots restored, the gameplay parts (surface
+//! materials, hooks, explosions, the character mover's queries) — decoded
+//! from the fuzzer's bytes.
 //!
 //! After every command it checks the promises of the public API:
 //! - nothing panics;
@@ -79,6 +81,9 @@ struct Harness {
     trace: bool,
     #[cfg(feature = "serde")]
     snapshot: Option<Vec<u8>>,
+    /// Which set of hooks the world has ([`install_hooks`]), so that a
+    /// world restored from a snapshot (which holds none) gets them again.
+    hooks: u32,
 }
 
 impl Harness {
@@ -93,6 +98,7 @@ impl Harness {
             trace: std::env::var_os("LAMINA_FUZZ_TRACE").is_some(),
             #[cfg(feature = "serde")]
             snapshot: None,
+            hooks: 0,
         }
     }
 
@@ -237,6 +243,16 @@ impl Harness {
                 mask: input.bits()?,
                 group: input.int(0, 4)? as i32 - 2,
             });
+        }
+        if input.one_in(4)? {
+            let speed = if input.flag()? { input.real()? } else { input.int(0, 8)? as Real - 4.0 };
+            let resistance = if input.flag()? { input.real()? } else { input.unit_interval()? };
+            desc = desc
+                .tangent_speed(speed)
+                .rolling_resistance(resistance)
+                .enable_custom_filter(input.flag()?)
+                .enable_pre_solve(input.flag()?)
+                .user_data(u64::from(input.bits()?));
         }
         self.say(|| format!("add collider to {body:?}: {desc:?}"));
         if self.world.body(body).is_some_and(|b| b.colliders().len() >= 4) {
@@ -416,8 +432,9 @@ impl Harness {
 
     fn query(&mut self, input: &mut Input) -> Result<Option<WorldError>> {
         let filter = QueryFilter::default();
-        let which = input.int(0, 4)?;
+        let which = input.int(0, 6)?;
         let refused = match which {
+            5 | 6 => self.mover(input, which == 6)?,
             0 => {
                 let ray = Ray::new(input.point()?, input.vector()?);
                 let max_toi = input.real()?;
@@ -462,6 +479,46 @@ impl Harness {
         Ok(refused)
     }
 
+    /// The character mover's queries with a capsule or circle (or, now and
+    /// then, another shape, which is refused): a cast's fraction is in
+    /// `[0, 1]`; the planes, their solution and a clipped velocity finite.
+    fn mover(&mut self, input: &mut Input, collide: bool) -> Result<Option<WorldError>> {
+        let filter = QueryFilter::default();
+        let (a, b) = (input.point()?, input.point()?);
+        let mover = match input.int(0, 5)? {
+            0 => Shape::circle(input.size()?),
+            1 => input.shape()?,
+            2 => Shape::capsule(a, b, input.real()?),
+            _ => Shape::capsule(a, a + Vec2::new(0.0, input.size()?), input.size()?),
+        };
+        let translation = input.vector()?;
+        self.say(|| format!("mover {mover:?}, collide {collide}, translation {translation:?}"));
+        if !collide {
+            return Ok(match self.world.try_cast_mover(&mover, translation, &filter) {
+                Ok(fraction) => {
+                    assert!((0.0..=1.0).contains(&fraction), "cast_mover gave {fraction}");
+                    None
+                }
+                Err(error) => Some(error),
+            });
+        }
+        let mut planes = Vec::new();
+        if let Err(error) = self.world.try_collide_mover(&mover, &filter, &mut planes) {
+            return Ok(Some(error));
+        }
+        for p in &planes {
+            let values = [p.normal.x, p.normal.y, p.offset, p.point.x, p.point.y];
+            assert!(values.iter().all(|v| v.is_finite()), "a mover's plane is not finite: {values:?}");
+        }
+        let solution = solve_planes(translation, &mut planes);
+        let clipped = clip_vector(translation, &planes);
+        if translation.x.is_finite() && translation.y.is_finite() && translation.norm() < 1.0e6 {
+            let values = [solution.translation.x, solution.translation.y, clipped.x, clipped.y];
+            assert!(values.iter().all(|v| v.is_finite()), "the planes' solution is not finite: {values:?}");
+        }
+        Ok(None)
+    }
+
     /// A clone (and, with snapshots, a restored snapshot) steps as the
     /// original; the harness then goes on with the copy.
     fn copy_and_compare(&mut self, input: &mut Input) -> Result<Option<WorldError>> {
@@ -470,6 +527,8 @@ impl Harness {
         if input.flag()? {
             let bytes = self.world.snapshot();
             copy = World::restore(&bytes).unwrap_or_else(|e| panic!("a fresh snapshot was refused: {e}"));
+            // A snapshot holds no hooks: the restored world is given them again.
+            install_hooks(&mut copy, self.hooks);
             self.snapshot = Some(bytes);
         }
         let steps = input.int(1, 3)?;
@@ -502,16 +561,57 @@ impl Harness {
         Ok(None)
     }
 
+    /// Wakes, clears the events, sets or clears the hooks, or sets off an
+    /// explosion of any numbers.
     fn wake_or_clear(&mut self, input: &mut Input) -> Result<Option<WorldError>> {
-        match input.int(0, 2)? {
+        match input.int(0, 5)? {
             0 => {
                 let body = self.body(input)?;
                 self.world.wake_body(body);
             }
             1 => self.world.wake_all(),
-            _ => self.world.clear_events(),
+            2 => self.world.clear_events(),
+            3 | 4 => {
+                let mut blast = ExplosionDesc::new(input.point()?, input.real()?)
+                    .falloff(input.real()?)
+                    .impulse_per_length(input.real()?);
+                if input.flag()? {
+                    blast = blast.mask(input.bits()?);
+                }
+                self.say(|| format!("explode {blast:?}"));
+                return Ok(self.world.explode(&blast).err());
+            }
+            _ => {
+                self.hooks = input.int(0, 3)? as u32;
+                self.say(|| format!("hooks {}", self.hooks));
+                install_hooks(&mut self.world, self.hooks);
+            }
         }
         Ok(None)
+    }
+}
+
+/// Gives `world` set `which` of hooks, each a pure function of its
+/// arguments (so that a clone and a restored copy step alike): none; a
+/// custom filter and a pre-solve by user data and normal; material rules
+/// that return any number (NaN, infinities and negatives included) from
+/// the colliders' user data.
+fn install_hooks(world: &mut World, which: u32) {
+    world.clear_custom_filter();
+    world.clear_pre_solve();
+    world.clear_material_rules();
+    if which == 0 {
+        return;
+    }
+    world.set_custom_filter(|a, b| (a.user_data() ^ b.user_data()) & 1 == 0);
+    world.set_pre_solve(|c| c.normal.y > 0.0 || c.separation() > -0.1 || c.continuous);
+    if which >= 2 {
+        let any = |a: &Collider, b: &Collider| {
+            let bits = (a.user_data() ^ b.user_data().rotate_left(7)) as u32;
+            f32::from_bits(bits) as Real
+        };
+        world.set_friction_rule(any);
+        world.set_restitution_rule(move |a, b| any(b, a));
     }
 }
 

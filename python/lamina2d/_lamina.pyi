@@ -102,6 +102,11 @@ class Collider:
     @property
     def restitution(self) -> float: ...
     @property
+    def tangent_speed(self) -> float:
+        """The surface's speed along itself, m/s: a conveyor belt (to the right along a top face)."""
+    @property
+    def rolling_resistance(self) -> float: ...
+    @property
     def is_sensor(self) -> bool: ...
     @property
     def filter(self) -> tuple[int, int, int]: ...
@@ -159,6 +164,37 @@ class ShapeHit:
     point: Vec
     normal: Vec
     fraction: float
+
+class CollisionPlane:
+    """A plane a mover's displacement ``d`` must end clear of: ``normal · d − offset ≥ 0``.
+
+    Every attribute is checked when set; ``solve_planes`` writes ``push`` in place.
+    """
+
+    normal: Vec
+    offset: float
+    push_limit: float
+    push: float
+    clip_velocity: bool
+    collider: Optional[Collider]
+    body: Optional[Body]
+    point: Vec
+    def __init__(
+        self, normal: Vec, offset: float, *, push_limit: float = ..., push: float = 0.0,
+        clip_velocity: bool = True, collider: Optional[Collider] = None, body: Optional[Body] = None,
+        point: Vec = (0.0, 0.0),
+    ) -> None: ...
+    def separation(self, d: Vec) -> float: ...
+
+class PlaneSolution:
+    translation: Vec
+    iterations: int
+
+def solve_planes(target_delta: Vec, planes: Sequence[CollisionPlane]) -> PlaneSolution:
+    """Bends ``target_delta`` to end outside every plane (``b2SolvePlanes``); sets each plane's ``push``."""
+
+def clip_vector(v: Vec, planes: Sequence[CollisionPlane]) -> Vec:
+    """``v`` without its part into the planes that pushed and clip (``b2ClipVector``)."""
 
 class ContactEvent:
     begin: bool
@@ -257,6 +293,8 @@ class World:
         mask: int = 0xFFFFFFFF,
         group: int = 0,
         user_data: int = 0,
+        tangent_speed: float = 0.0,
+        rolling_resistance: float = 0.0,
     ) -> Collider: ...
     def remove_collider(self, collider: Collider) -> None: ...
     def colliders(self) -> list[Collider]: ...
@@ -323,6 +361,19 @@ class World:
         exclude_body: Optional[Body] = None, exclude_sensors: bool = False,
         category: Optional[int] = None, mask: Optional[int] = None,
     ) -> Optional[ShapeHit]: ...
+    def explode(
+        self, position: Vec, radius: float, *, falloff: float = 0.0, impulse_per_length: float = 0.0,
+        mask: int = 0xFFFFFFFF,
+    ) -> None: ...
+    def cast_mover(
+        self, mover: Shape, translation: Vec, *, position: Vec = (0.0, 0.0), exclude_body: Optional[Body] = None,
+        category: Optional[int] = None, mask: Optional[int] = None,
+    ) -> float:
+        """The fraction of ``translation`` a ``Capsule`` or ``Circle`` placed at ``position`` can travel."""
+    def collide_mover(
+        self, mover: Shape, *, position: Vec = (0.0, 0.0), exclude_body: Optional[Body] = None,
+        category: Optional[int] = None, mask: Optional[int] = None,
+    ) -> list[CollisionPlane]: ...
     def contact_events(self) -> list[ContactEvent]: ...
     def hit_events(self) -> list[HitEvent]: ...
     def sensor_events(self) -> list[SensorEvent]: ...

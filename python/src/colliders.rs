@@ -67,6 +67,23 @@ impl PyCollider {
         self.get(py, |c| c.restitution() as f64)
     }
 
+    /// The surface's speed along itself, m/s (a conveyor belt): what rests
+    /// on the collider is carried clockwise around it (to the right along a
+    /// top face) at this speed, as friction allows.
+    #[getter]
+    fn tangent_speed(&self, py: Python<'_>) -> PyResult<f64> {
+        self.get(py, |c| c.tangent_speed() as f64)
+    }
+
+    /// Rolling resistance, dimensionless: a contact resists its bodies'
+    /// relative turning with a torque of up to this (the larger of the two
+    /// colliders') times the round shape's radius times the normal force, so
+    /// that a rolling ball slows and stops.
+    #[getter]
+    fn rolling_resistance(&self, py: Python<'_>) -> PyResult<f64> {
+        self.get(py, |c| c.rolling_resistance() as f64)
+    }
+
     /// True for a sensor, which reports overlaps and never pushes.
     #[getter]
     fn is_sensor(&self, py: Python<'_>) -> PyResult<bool> {
@@ -140,10 +157,13 @@ impl PyCollider {
 #[pymethods]
 impl PyWorld {
     /// Fixes `shape` to `body` and returns the collider; the body's mass
-    /// follows from the densities of its colliders.
+    /// follows from the densities of its colliders. `tangent_speed` (m/s)
+    /// makes the surface a conveyor belt; `rolling_resistance` slows round
+    /// shapes rolling on it.
     #[pyo3(signature = (
         body, shape, density=1.0, friction=0.6, restitution=0.0, *, sensor=false,
-        local_position=(0.0, 0.0), local_angle=0.0, category=None, mask=None, group=None, user_data=None
+        local_position=(0.0, 0.0), local_angle=0.0, category=None, mask=None, group=None, user_data=None,
+        tangent_speed=0.0, rolling_resistance=0.0
     ))]
     #[allow(clippy::too_many_arguments)]
     fn add_collider(
@@ -160,6 +180,8 @@ impl PyWorld {
         mask: Option<&Bound<'_, PyAny>>,
         group: Option<&Bound<'_, PyAny>>,
         user_data: Option<&Bound<'_, PyAny>>,
+        tangent_speed: f64,
+        rolling_resistance: f64,
     ) -> PyResult<PyCollider> {
         use crate::convert::integer;
         let category: u32 = category.map_or(Ok(1), |v| integer("category", v))?;
@@ -171,6 +193,8 @@ impl PyWorld {
             .density(real("density", density)?)
             .friction(real("friction", friction)?)
             .restitution(real("restitution", restitution)?)
+            .tangent_speed(real("tangent_speed", tangent_speed)?)
+            .rolling_resistance(real("rolling_resistance", rolling_resistance)?)
             .sensor(sensor)
             .local_pose(Isometry::new(
                 vec2("local_position", local_position)?,

@@ -1,5 +1,6 @@
 //! `lamina2d._lamina`, the compiled half of the Python package `lamina2d`:
 //! the world, its bodies, colliders, joints and queries as Python classes,
+//! the gameplay calls (explosions, the character mover),
 //! bulk state as NumPy arrays, and the native cores of the Gymnasium
 //! environments. The pure-Python half (`python/lamina2d/`) re-exports these
 //! names and adds the Gymnasium classes.
@@ -22,6 +23,7 @@ mod convert;
 mod envs;
 mod errors;
 mod events;
+mod gameplay;
 mod handles;
 mod joints;
 mod pool;
@@ -44,6 +46,7 @@ fn _lamina(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shapes::register(m)?;
     queries::register(m)?;
     events::register(m)?;
+    gameplay::register(m)?;
     envs::register(m)?;
     Ok(())
 }

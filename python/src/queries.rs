@@ -57,7 +57,7 @@ impl PyShapeHit {
 }
 
 /// The keyword filter as the engine's, checked against this world.
-fn filter<'a>(
+pub(crate) fn filter<'a>(
     slf: &Bound<'_, PyWorld>,
     exclude_body: Option<PyRef<'_, PyBody>>,
     exclude_sensors: bool,
@@ -85,7 +85,7 @@ fn filter<'a>(
 }
 
 /// The handles of a hit's body and collider.
-fn handles(
+pub(crate) fn handles(
     slf: &Bound<'_, PyWorld>,
     body: BodyKey,
     key: ColliderKey,

@@ -39,6 +39,12 @@ pub struct SceneCollider {
     /// Free for the user.
     #[serde(default = "defaults::user_data")]
     pub user_data: u64,
+    /// The surface's speed along itself, m/s (a conveyor belt). Default 0.
+    #[serde(default = "defaults::tangent_speed")]
+    pub tangent_speed: Real,
+    /// Rolling resistance, for round shapes. Default 0.
+    #[serde(default = "defaults::rolling_resistance")]
+    pub rolling_resistance: Real,
 }
 
 /// A collision filter ([`CollisionFilter`]); left out, a field takes
@@ -81,7 +87,9 @@ impl SceneCollider {
             .restitution(self.restitution)
             .sensor(self.sensor)
             .filter(self.filter.to_filter())
-            .user_data(self.user_data))
+            .user_data(self.user_data)
+            .tangent_speed(self.tangent_speed)
+            .rolling_resistance(self.rolling_resistance))
     }
 }
 
@@ -122,5 +130,13 @@ mod defaults {
 
     pub fn user_data() -> u64 {
         plain().user_data
+    }
+
+    pub fn tangent_speed() -> Real {
+        plain().tangent_speed
+    }
+
+    pub fn rolling_resistance() -> Real {
+        plain().rolling_resistance
     }
 }

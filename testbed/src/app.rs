@@ -17,7 +17,7 @@ use lamina2d::prelude::*;
 use crate::camera::{Camera, single};
 use crate::draw::{self, Canvas, Layers, Rgba};
 use crate::report::{Extra, Reporter, Viewport};
-use crate::scenes::{SceneEntry, Source};
+use crate::scenes::{HeldKeys, SceneEntry, Source};
 use crate::simulation::{PROFILE_HISTORY, SLOW_MOTION, Simulation};
 
 /// Every shortcut and what it does, as the help window and the docs list them.
@@ -29,6 +29,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("N / Shift+N", "next / previous scene"),
     ("F", "frame the scene"),
     ("Arrows", "pan"),
+    ("A / D", "move the character left / right (character_mover, one_way_platform)"),
+    ("W", "jump (character_mover, one_way_platform)"),
+    ("Shift", "held: run (character_mover)"),
+    ("X", "held: drop through a platform (one_way_platform)"),
     ("+ / −", "zoom in / out"),
     ("1", "shapes"),
     ("2", "contact points and normals"),
@@ -215,6 +219,22 @@ impl TestbedApp {
         if dx != 0.0 || dy != 0.0 {
             self.camera.pan((dx, dy));
         }
+    }
+
+    /// The keys a scene is steered by, held now: none while a settings
+    /// field takes the typing, as for the shortcuts. None of them is a
+    /// shortcut (Shift only with N, which steers nothing).
+    fn held_keys(ctx: &egui::Context) -> HeldKeys {
+        if ctx.egui_wants_keyboard_input() {
+            return HeldKeys::default();
+        }
+        ctx.input(|i| HeldKeys {
+            left: i.key_down(Key::A),
+            right: i.key_down(Key::D),
+            jump: i.key_down(Key::W),
+            drop: i.key_down(Key::X),
+            run: i.modifiers.shift,
+        })
     }
 
     fn scene_list(&mut self, ui: &mut Ui) {
@@ -493,6 +513,7 @@ impl eframe::App for TestbedApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.handle_keys(&ctx);
+        self.sim.keys(&Self::held_keys(&ctx));
         self.sim.advance(f64::from(ctx.input(|i| i.stable_dt).min(0.1)));
 
         egui::Panel::left("scenes").resizable(false).show(ui, |ui| {

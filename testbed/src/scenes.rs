@@ -32,6 +32,12 @@ mod bridge;
 #[path = "../../examples/scenes/car.rs"]
 mod car;
 #[allow(dead_code)]
+#[path = "../../examples/scenes/character_mover.rs"]
+mod character_mover;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/conveyor.rs"]
+mod conveyor;
+#[allow(dead_code)]
 #[path = "../../examples/scenes/dominoes.rs"]
 mod dominoes;
 #[allow(dead_code)]
@@ -40,6 +46,9 @@ mod incline;
 #[allow(dead_code)]
 #[path = "../../examples/scenes/joints.rs"]
 mod joints;
+#[allow(dead_code)]
+#[path = "../../examples/scenes/one_way_platform.rs"]
+mod one_way_platform;
 #[allow(dead_code)]
 #[path = "../../examples/scenes/platformer.rs"]
 mod platformer;
@@ -93,8 +102,41 @@ enum Builder {
     File(PathBuf),
 }
 
+/// The keys held down in the window that a scene may be steered by (the
+/// character scenes): read once a frame, none while a settings field takes
+/// the typing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeldKeys {
+    /// A: move left.
+    pub left: bool,
+    /// D: move right.
+    pub right: bool,
+    /// W: jump.
+    pub jump: bool,
+    /// X: drop through a one-way platform.
+    pub drop: bool,
+    /// Shift: run.
+    pub run: bool,
+}
+
+impl HeldKeys {
+    /// Whether a key that steers is held (Shift alone does not steer: it
+    /// also goes with N).
+    pub fn steering(&self) -> bool {
+        self.left || self.right || self.jump || self.drop
+    }
+
+    /// −1 for left, 1 for right, 0 for both or neither.
+    pub fn throttle(&self) -> Real {
+        Real::from(u8::from(self.right)) - Real::from(u8::from(self.left))
+    }
+}
+
 /// What a running scene does around each step, besides the physics.
 pub trait Driver {
+    /// The keys held in the window this frame, given before the frame's steps.
+    fn keys(&mut self, _held: &HeldKeys) {}
+
     /// Runs before step `step` (counted from 0 since the scene was built).
     fn before_step(&mut self, _world: &mut World, _step: usize) -> Result<(), String> {
         Ok(())
@@ -174,6 +216,21 @@ pub fn all() -> Vec<SceneEntry> {
         example("robot_arm", "a three-link arm of motors steered to four poses", build_robot_arm),
         example("raycast", "a lidar of 180 world ray casts in a room of shapes", build_raycast),
         example("platformer", "a character on chain terrain: seams, a gap, ice", build_platformer),
+        example(
+            "character_mover",
+            "a geometric character: steps, slopes, an elevator, crates (A/D move, W jump, Shift run)",
+            build_character_mover,
+        ),
+        example(
+            "one_way_platform",
+            "jumping up through one-way platforms and dropping down (A/D move, W jump, X drop)",
+            build_one_way_platform,
+        ),
+        example(
+            "conveyor",
+            "conveyor belts, rolling resistance and a friction rule by surface",
+            build_conveyor,
+        ),
         example("joints", "one joint of each kind side by side", build_joints),
     ];
     scenes.extend(bench::ALL.iter().map(|scene| SceneEntry {
@@ -381,6 +438,120 @@ fn build_platformer() -> Result<Loaded, String> {
     Ok(Loaded::new(world, platformer::DT, Some(platformer::view()), PlayerDriver { hero }))
 }
 
+/// Plays the example's scripted player until a steering key is pressed,
+/// then steers the character by the keys (until a reset), and draws it: the
+/// character is no body, so only the overlay shows it.
+struct CharacterDriver {
+    level: character_mover::Level,
+    character: character_mover::Character,
+    held: HeldKeys,
+    keyboard: bool,
+}
+
+/// The character's outline and its ground probe, as in the example's GIF.
+const CHARACTER: Rgba = [200, 30, 30, 255];
+const PROBE: Rgba = [120, 60, 160, 255];
+
+impl Driver for CharacterDriver {
+    fn keys(&mut self, held: &HeldKeys) {
+        self.keyboard |= held.steering();
+        self.held = *held;
+    }
+
+    fn before_step(&mut self, world: &mut World, step: usize) -> Result<(), String> {
+        let t = step as Real * character_mover::DT;
+        let input = if self.keyboard {
+            character_mover::Input {
+                throttle: self.held.throttle(),
+                run: self.held.run,
+                jump: self.held.jump,
+            }
+        } else {
+            character_mover::script(t)
+        };
+        character_mover::frame(world, &self.level, &mut self.character, t, input)
+    }
+
+    fn overlay(&self, _world: &World) -> Vec<Line> {
+        let mut lines: Vec<Line> =
+            self.character.outline().into_iter().map(|(a, b)| Line { a, b, color: CHARACTER }).collect();
+        let (a, b) = self.character.probe;
+        lines.push(Line { a, b, color: PROBE });
+        lines
+    }
+}
+
+fn build_character_mover() -> Result<Loaded, String> {
+    let (world, level, character) = character_mover::build()?;
+    let driver = CharacterDriver { level, character, held: HeldKeys::default(), keyboard: false };
+    Ok(Loaded::new(world, character_mover::DT, Some(character_mover::view()), driver))
+}
+
+/// The character's speed while A or D is held, m/s.
+const ONE_WAY_MOVE_SPEED: Real = 3.0;
+
+/// Plays the one-way platform's script until a steering key is pressed; then
+/// W jumps (once a press), X drops through the platform while held, A and D
+/// move.
+struct OneWayDriver {
+    hero: BodyKey,
+    dropping: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    held: HeldKeys,
+    keyboard: bool,
+    jump_armed: bool,
+}
+
+impl OneWayDriver {
+    /// The keys' move, before the step, made as the script makes its own.
+    fn steer(&mut self, world: &mut World) -> Result<(), String> {
+        use one_way_platform::Move;
+        // A held W jumps once, as soon as there is ground to jump from.
+        let grounded = one_way_platform::grounded(world, self.hero)?;
+        let jump = self.held.jump && self.jump_armed && grounded;
+        self.jump_armed = !self.held.jump || (self.jump_armed && !jump);
+        let m = if self.held.drop {
+            Move::Drop
+        } else if jump {
+            Move::Jump
+        } else {
+            Move::Stand
+        };
+        one_way_platform::act(world, self.hero, &self.dropping, m)?;
+        let body = world.body_mut(self.hero).ok_or("the character is gone")?;
+        let v = body.linear_velocity();
+        let vx = ONE_WAY_MOVE_SPEED * self.held.throttle();
+        body.set_linear_velocity(Vec2::new(vx, v.y)).map_err(|e| e.to_string())
+    }
+}
+
+impl Driver for OneWayDriver {
+    fn keys(&mut self, held: &HeldKeys) {
+        self.keyboard |= held.steering();
+        self.held = *held;
+    }
+
+    fn before_step(&mut self, world: &mut World, step: usize) -> Result<(), String> {
+        if self.keyboard {
+            self.steer(world)
+        } else {
+            let t = step as Real * one_way_platform::DT;
+            one_way_platform::control(world, self.hero, &self.dropping, t).map(|_| ())
+        }
+    }
+}
+
+fn build_one_way_platform() -> Result<Loaded, String> {
+    let one_way_platform::OneWay { world, hero, dropping } = one_way_platform::build()?;
+    let driver =
+        OneWayDriver { hero, dropping, held: HeldKeys::default(), keyboard: false, jump_armed: true };
+    Ok(Loaded::new(world, one_way_platform::DT, Some(one_way_platform::view()), driver))
+}
+
+fn build_conveyor() -> Result<Loaded, String> {
+    let scene = conveyor::build()?;
+    Ok(Loaded::new(scene.world, conveyor::DT, Some(conveyor::view()), Passive))
+}
+
 /// Moves the mouse joint's target around its circle, as the example does.
 struct MouseDriver {
     mouse: JointKey,
@@ -451,6 +622,106 @@ mod tests {
             }
             let _ = loaded.driver.overlay(&loaded.world);
         }
+    }
+
+    /// The scenes of the character mover, the one-way platforms and the
+    /// conveyor are listed, build and step a second with their drivers.
+    #[test]
+    fn the_gameplay_scenes_build_and_step() {
+        for name in ["character_mover", "one_way_platform", "conveyor"] {
+            let entry = find(name).unwrap_or_else(|| panic!("no scene {name}"));
+            let mut loaded = entry.build().unwrap_or_else(|e| panic!("{e}"));
+            let first = loaded.world.state_hash();
+            for step in 0..60 {
+                loaded.driver.before_step(&mut loaded.world, step).unwrap();
+                loaded.world.step(loaded.dt).unwrap();
+            }
+            assert_ne!(loaded.world.state_hash(), first, "{name} did not move");
+        }
+    }
+
+    /// The character's middle, from the outline the overlay draws.
+    fn character_x(driver: &dyn Driver, world: &World) -> Real {
+        let lines = driver.overlay(world);
+        let outline = &lines[..lines.len() - 1];
+        outline.iter().map(|l| l.a.x).sum::<Real>() / outline.len() as Real
+    }
+
+    /// Steps the loaded scene from `from` for `steps` steps, the keys held.
+    fn run(loaded: &mut Loaded, from: usize, steps: usize, held: HeldKeys) {
+        for step in from..from + steps {
+            loaded.driver.keys(&held);
+            loaded.driver.before_step(&mut loaded.world, step).unwrap();
+            loaded.world.step(loaded.dt).unwrap();
+        }
+    }
+
+    /// With no key pressed the script drives the character: it stands a
+    /// second, then walks left.
+    #[test]
+    fn the_character_follows_the_script_until_a_key_is_pressed() {
+        let mut loaded = find("character_mover").unwrap().build().unwrap();
+        let start = character_x(loaded.driver.as_ref(), &loaded.world);
+        assert!((start - character_mover::START.0).abs() < 1e-4, "starts at {start}");
+        run(&mut loaded, 0, 90, HeldKeys::default());
+        let scripted = character_x(loaded.driver.as_ref(), &loaded.world);
+        assert!(scripted < start - 1.0, "the script walks left: {start} to {scripted}");
+    }
+
+    /// Standing still, D held for a second moves the character right by the
+    /// walking speed times a second (less the two steps it takes to get up
+    /// to speed); with Shift too, by the running speed; let go, it stops.
+    #[test]
+    fn the_character_follows_the_keys() {
+        let mut loaded = find("character_mover").unwrap().build().unwrap();
+        run(&mut loaded, 0, 60, HeldKeys::default());
+        let standing = character_x(loaded.driver.as_ref(), &loaded.world);
+        let right = HeldKeys { right: true, ..HeldKeys::default() };
+        run(&mut loaded, 60, 60, right);
+        let walked = character_x(loaded.driver.as_ref(), &loaded.world) - standing;
+        let wanted = character_mover::WALK_SPEED * 1.0;
+        assert!((walked - wanted).abs() < 0.05 * wanted, "D for a second: {walked} m, wanted about {wanted}");
+
+        let before = character_x(loaded.driver.as_ref(), &loaded.world);
+        run(&mut loaded, 120, 30, HeldKeys { run: true, ..right });
+        let ran = character_x(loaded.driver.as_ref(), &loaded.world) - before;
+        let wanted = character_mover::RUN_SPEED * 0.5;
+        assert!((ran - wanted).abs() < 0.1 * wanted, "Shift+D for half a second: {ran} m, wanted {wanted}");
+
+        // Let go: the keyboard keeps the character, which stops.
+        run(&mut loaded, 150, 60, HeldKeys::default());
+        let stopped = character_x(loaded.driver.as_ref(), &loaded.world);
+        run(&mut loaded, 210, 10, HeldKeys::default());
+        assert_eq!(character_x(loaded.driver.as_ref(), &loaded.world), stopped);
+    }
+
+    /// W jumps the one-way character up onto the first platform, once per
+    /// press; D moves it right; X drops it through the platform.
+    #[test]
+    fn the_one_way_character_follows_the_keys() {
+        use one_way_platform::{HALF, LEVELS};
+        let mut loaded = find("one_way_platform").unwrap().build().unwrap();
+        let hero = loaded.world.bodies().find(|(_, b)| b.kind() == BodyKind::Dynamic).unwrap().0;
+        let height = |loaded: &Loaded| loaded.world.body(hero).unwrap().translation().y;
+        let none = HeldKeys::default();
+        let (jump, drop) = (HeldKeys { jump: true, ..none }, HeldKeys { drop: true, ..none });
+        let x = |loaded: &Loaded| loaded.world.body(hero).unwrap().translation().x;
+        let start = x(&loaded);
+        run(&mut loaded, 0, 20, HeldKeys { right: true, ..none });
+        let moved = x(&loaded) - start;
+        let wanted = ONE_WAY_MOVE_SPEED * 20.0 * loaded.dt;
+        assert!((moved - wanted).abs() < 0.2 * wanted, "D moves it right: {moved} m, wanted {wanted}");
+        run(&mut loaded, 20, 10, jump);
+        assert!(height(&loaded) > HALF.1 + 0.5, "W jumps: {}", height(&loaded));
+        run(&mut loaded, 30, 120, jump);
+        let on_platform = LEVELS[0] + 0.1 + HALF.1;
+        assert!((height(&loaded) - on_platform).abs() < 0.02, "on the platform: {}", height(&loaded));
+        // Held on, W does not jump again.
+        run(&mut loaded, 150, 20, jump);
+        assert!((height(&loaded) - on_platform).abs() < 0.02, "a held W jumped again: {}", height(&loaded));
+        run(&mut loaded, 170, 15, drop);
+        run(&mut loaded, 185, 120, none);
+        assert!((height(&loaded) - HALF.1).abs() < 0.02, "X drops to the ground: {}", height(&loaded));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use lamina2d::prelude::*;
 
 use crate::camera::Camera;
 use crate::draw;
-use crate::scenes::{Loaded, SceneEntry};
+use crate::scenes::{HeldKeys, Loaded, SceneEntry};
 
 /// How many steps' profiles the plot keeps.
 pub const PROFILE_HISTORY: usize = 300;
@@ -144,6 +144,14 @@ impl Simulation {
     /// The scene's lines over the world.
     pub fn overlay(&self) -> Vec<draw::Line> {
         self.loaded.as_ref().map_or_else(Vec::new, |l| l.driver.overlay(&l.world))
+    }
+
+    /// Hands the keys held in the window to the scene's driver (a scene
+    /// steered from the keyboard takes them; the others ignore them).
+    pub fn keys(&mut self, held: &HeldKeys) {
+        if let Some(loaded) = &mut self.loaded {
+            loaded.driver.keys(held);
+        }
     }
 
     /// The scene's time step, s.
@@ -358,6 +366,29 @@ mod tests {
         assert!(sim.error.is_none());
         sim.step();
         assert_eq!(sim.steps, 1);
+    }
+
+    /// Keys given to the simulation reach the scene's driver: in its first
+    /// second the character's script stands still, D held walks it right.
+    #[test]
+    fn held_keys_reach_the_scene() {
+        let mut sim = Simulation::new(scenes::find("character_mover").unwrap(), 1).unwrap();
+        let x = |sim: &Simulation| {
+            let lines = sim.overlay();
+            lines.iter().map(|l| l.a.x).sum::<Real>() / lines.len() as Real
+        };
+        let start = x(&sim);
+        let right = crate::scenes::HeldKeys { right: true, ..Default::default() };
+        for _ in 0..30 {
+            sim.keys(&right);
+            sim.step();
+        }
+        assert!(x(&sim) > start + 1.0, "the character stayed at {} from {start}", x(&sim));
+        // Scenes steered by no key take them and carry on.
+        sim.load(scenes::find("bounce").unwrap());
+        sim.keys(&right);
+        sim.step();
+        assert!(sim.error.is_none());
     }
 
     #[test]

@@ -3,11 +3,12 @@
 //! mouse, pause, step once, take a screenshot, and check from the state file
 //! the window writes every frame and from the picture that the box moved,
 //! that one step while paused is exactly one step, and that the scene was
-//! drawn.
+//! drawn. Then open it on the character mover, hold D, and check from the
+//! screenshots that the character walked right at its walking speed.
 //!
 //! It needs `DISPLAY` and `xdotool`, which `tests/e2e.sh` provides (it
 //! installs Xvfb and xdotool when they are missing, starts the server and
-//! runs this test), hence `#[ignore]` for a plain `cargo test`.
+//! runs these tests one at a time), hence `#[ignore]` for a plain `cargo test`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -37,9 +38,14 @@ impl Drop for Testbed {
 
 impl Testbed {
     fn start(dir: &Path) -> Testbed {
+        Testbed::start_with(dir, &["--scene", "vertical_stack", "--threads", "1"])
+    }
+
+    /// The testbed opened with `args`, writing its state and screenshots into `dir`.
+    fn start_with(dir: &Path, args: &[&str]) -> Testbed {
         let log = std::fs::File::create(dir.join("testbed.log")).expect("a log file");
         let child = Command::new(env!("CARGO_BIN_EXE_lamina-testbed"))
-            .args(["--scene", "vertical_stack", "--threads", "1"])
+            .args(args)
             .arg("--report")
             .arg(dir.join("state.json"))
             .arg("--screenshot-dir")
@@ -152,6 +158,96 @@ fn drawn_share(png: &str, state: &str) -> f64 {
     }
     assert!(all > 0, "the view is empty: {origin:?} {size:?}");
     drawn as f64 / all as f64
+}
+
+/// Where the character of `character_mover` is drawn in the screenshot at
+/// `png`: the world x of the middle of its red outline (the scene's only
+/// red; the awake bodies are orange).
+fn character_x(png: &str, state: &str) -> f32 {
+    let pixmap = tiny_skia::Pixmap::load_png(png).expect("a PNG screenshot");
+    let ppp = number(state, "pixels_per_point").expect("pixels per point") as f32;
+    let (origin, size) = (pair(state, "origin").expect("an origin"), pair(state, "size").expect("a size"));
+    let (x0, y0) = ((origin.0 * ppp) as u32, (origin.1 * ppp) as u32);
+    let (x1, y1) = (((origin.0 + size.0) * ppp) as u32, ((origin.1 + size.1) * ppp) as u32);
+    let (mut sum, mut count) = (0.0f64, 0usize);
+    for y in y0..y1.min(pixmap.height()) {
+        for x in x0..x1.min(pixmap.width()) {
+            let p = pixmap.pixel(x, y).expect("a pixel inside the picture");
+            let (r, g, b) = (i32::from(p.red()), i32::from(p.green()), i32::from(p.blue()));
+            if r > 150 && r - g > 90 && (g - b).abs() < 30 {
+                sum += f64::from(x);
+                count += 1;
+            }
+        }
+    }
+    assert!(count > 10, "no character drawn in {png}");
+    let centre = pair(state, "centre").expect("the camera's centre");
+    let scale = number(state, "pixels_per_metre").expect("the camera's scale") as f32;
+    let pixel = (sum / count as f64) as f32 / ppp;
+    centre.0 + (pixel - origin.0 - 0.5 * size.0) / scale
+}
+
+/// Takes the app's screenshot number `n`; returns its path and the state then.
+fn screenshot(testbed: &mut Testbed, window: &str, n: f64) -> (String, String) {
+    press(window, "F12");
+    let shot = testbed.wait_for("the screenshot", |s| number(s, "screenshots").is_some_and(|k| k >= n));
+    let png = field(&shot, "last_screenshot").expect("a screenshot path").trim_matches('"').to_string();
+    (png, shot)
+}
+
+/// The character scene steered from the keyboard: opened paused, run until
+/// the character has landed, then D held down while the scene runs for a
+/// while (Space to run, Space to pause, D still held): the character is
+/// drawn that much further right, the walking speed (3 m/s) times the
+/// steps taken, within a few pixels.
+#[test]
+#[ignore = "needs an X server and xdotool: run tests/e2e.sh"]
+fn steer_the_character_with_the_keys_under_x() {
+    let dir = std::env::temp_dir().join(format!("lamina-testbed-e2e-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a work folder");
+    let args = ["--scene", "character_mover", "--threads", "1", "--paused"];
+    let mut testbed = Testbed::start_with(&dir, &args);
+    let window = window_id();
+    testbed.wait_for("the window's state", |s| field(s, "paused") == Some("true"));
+    // The character starts a little in the air: let it land (the script
+    // stands it still for its first second), then pause.
+    press(&window, "space");
+    testbed.wait_for("the scene to run", |s| number(s, "steps").is_some_and(|n| n >= 20.0));
+    press(&window, "space");
+    testbed.wait_for("the pause", |s| field(s, "paused") == Some("true"));
+    sleep(Duration::from_millis(300));
+    let landed = number(&testbed.state(), "steps").expect("a step count");
+    assert!(landed < 60.0, "the script walked on: {landed} steps");
+    let (before_png, before) = screenshot(&mut testbed, &window, 1.0);
+    let start = character_x(&before_png, &before);
+
+    xdotool(&["windowfocus", "--sync", &window]);
+    xdotool(&["keydown", "d"]);
+    sleep(Duration::from_millis(200));
+    press(&window, "space");
+    testbed.wait_for("the scene to run", |s| number(s, "steps").is_some_and(|n| n >= landed + 40.0));
+    press(&window, "space");
+    testbed.wait_for("the pause", |s| field(s, "paused") == Some("true"));
+    sleep(Duration::from_millis(300));
+    xdotool(&["keyup", "d"]);
+    let steps = number(&testbed.state(), "steps").expect("a step count") - landed;
+    let (after_png, after) = screenshot(&mut testbed, &window, 2.0);
+    let end = character_x(&after_png, &after);
+    let scale = number(&after, "pixels_per_metre").expect("the camera's scale") as f32;
+    // Two steps at 1 and 2 m/s get it up to speed: 0.05 m less.
+    let wanted = 3.0 * steps as f32 / 60.0 - 0.05;
+    println!(
+        "e2e: D held for {steps} steps: the character from x = {start:.2} to {end:.2} m, wanted +{wanted:.2} m"
+    );
+    assert!(
+        ((end - start) - wanted).abs() < 4.0 / scale,
+        "D moved the character {:.2} m in {steps} steps, wanted {wanted:.2} m",
+        end - start
+    );
+
+    drop(testbed);
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("e2e: passed (D held walked the character {:.2} m in {steps} steps)", end - start);
 }
 
 #[test]

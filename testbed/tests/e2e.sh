@@ -58,7 +58,7 @@ export XKB_DEFAULT_LAYOUT=us
 
 # The cargo profile to build with: release by default; CI passes its lighter one.
 profile="${TESTBED_PROFILE:-release}"
-if timeout 600 cargo test --profile "$profile" --test e2e -- --ignored --nocapture; then
+if timeout 600 cargo test --profile "$profile" --test e2e -- --ignored --nocapture --test-threads=1; then
     echo "e2e: PASSED"
 else
     echo "e2e: FAILED (see the test's output above)"

@@ -67,6 +67,25 @@ pub struct ColliderDesc {
     pub sensor: bool,
     /// Free for the user.
     pub user_data: u64,
+    /// How fast the surface moves along itself, m/s: a conveyor belt. What
+    /// rests on the collider is carried clockwise around it (to the right
+    /// along a top face) at this speed, as friction allows. Default 0.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub tangent_speed: Real,
+    /// Rolling resistance, dimensionless, for round shapes (circles and
+    /// capsules): a contact resists its bodies' relative turning with a
+    /// torque of up to this times the round shape's radius times the normal
+    /// force, so that a rolling ball slows down and stops. Default 0.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub rolling_resistance: Real,
+    /// The pair filter hook ([`World::set_custom_filter`](crate::World::set_custom_filter))
+    /// is asked about this collider's new pairs. Default false.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub custom_filter: bool,
+    /// The pre-solve hook ([`World::set_pre_solve`](crate::World::set_pre_solve))
+    /// is asked about this collider's touching contacts. Default false.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub pre_solve: bool,
 }
 
 impl ColliderDesc {
@@ -81,6 +100,10 @@ impl ColliderDesc {
             filter: CollisionFilter::default(),
             sensor: false,
             user_data: 0,
+            tangent_speed: 0.0,
+            rolling_resistance: 0.0,
+            custom_filter: false,
+            pre_solve: false,
         }
     }
 
@@ -126,6 +149,32 @@ impl ColliderDesc {
         self
     }
 
+    /// Sets the surface's speed along itself, m/s (a conveyor belt; see
+    /// [`ColliderDesc::tangent_speed`](ColliderDesc#structfield.tangent_speed)).
+    pub fn tangent_speed(mut self, speed: Real) -> Self {
+        self.tangent_speed = speed;
+        self
+    }
+
+    /// Sets the rolling resistance (see
+    /// [`ColliderDesc::rolling_resistance`](ColliderDesc#structfield.rolling_resistance)).
+    pub fn rolling_resistance(mut self, resistance: Real) -> Self {
+        self.rolling_resistance = resistance;
+        self
+    }
+
+    /// Asks the world's custom filter about this collider's pairs.
+    pub fn enable_custom_filter(mut self, on: bool) -> Self {
+        self.custom_filter = on;
+        self
+    }
+
+    /// Asks the world's pre-solve hook about this collider's contacts.
+    pub fn enable_pre_solve(mut self, on: bool) -> Self {
+        self.pre_solve = on;
+        self
+    }
+
     /// Checks the shape and every property.
     pub fn validate(&self) -> Result<(), WorldError> {
         self.shape.validate()?;
@@ -135,6 +184,12 @@ impl ColliderDesc {
         check("density", self.density, self.density.is_finite() && self.density >= 0.0)?;
         check("friction", self.friction, (0.0..=MAX_COEFFICIENT).contains(&self.friction))?;
         check("restitution", self.restitution, (0.0..=MAX_COEFFICIENT).contains(&self.restitution))?;
+        check("tangent_speed", self.tangent_speed, self.tangent_speed.abs() <= MAX_TANGENT_SPEED)?;
+        check(
+            "rolling_resistance",
+            self.rolling_resistance,
+            (0.0..=MAX_COEFFICIENT).contains(&self.rolling_resistance),
+        )?;
         let t = self.local_pose.translation.vector;
         check("local_pose.x", t.x, t.x.is_finite())?;
         check("local_pose.y", t.y, t.y.is_finite())?;
@@ -150,6 +205,12 @@ impl ColliderDesc {
 /// (two frictions of 1e19 mix to infinity in `f32`).
 pub const MAX_COEFFICIENT: Real = 1.0e3;
 
+/// The fastest surface a collider takes, m/s
+/// ([`ColliderDesc::tangent_speed`](ColliderDesc#structfield.tangent_speed)):
+/// the world's speed limit is far below it; the bound keeps the friction
+/// rows' arithmetic finite.
+pub const MAX_TANGENT_SPEED: Real = 1.0e6;
+
 /// A shape attached to a body.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -163,6 +224,10 @@ pub struct Collider {
     pub(crate) filter: CollisionFilter,
     pub(crate) sensor: bool,
     pub(crate) user_data: u64,
+    pub(crate) tangent_speed: Real,
+    pub(crate) rolling_resistance: Real,
+    pub(crate) custom_filter: bool,
+    pub(crate) pre_solve: bool,
     /// World bounds at the body's current pose, grown by the speculative
     /// distance (from the first step after the collider was added or moved).
     /// Snapshots write how it differs from the bounds at the body's pose.
@@ -193,6 +258,10 @@ impl Collider {
             filter: desc.filter,
             sensor: desc.sensor,
             user_data: desc.user_data,
+            tangent_speed: desc.tangent_speed,
+            rolling_resistance: desc.rolling_resistance,
+            custom_filter: desc.custom_filter,
+            pre_solve: desc.pre_solve,
             aabb,
             proxy_box: aabb,
             proxy_hint: ProxyHint::NONE,
@@ -242,6 +311,38 @@ impl Collider {
     /// User data.
     pub fn user_data(&self) -> u64 {
         self.user_data
+    }
+
+    /// The surface's speed along itself, m/s (a conveyor belt).
+    pub fn tangent_speed(&self) -> Real {
+        self.tangent_speed
+    }
+
+    /// Rolling resistance.
+    pub fn rolling_resistance(&self) -> Real {
+        self.rolling_resistance
+    }
+
+    /// The radius rolling resistance acts at: a circle's or capsule's
+    /// radius, a rounded polygon's rounding; zero for other shapes, which do
+    /// not roll.
+    pub(crate) fn rolling_radius(&self) -> Real {
+        match &self.shape {
+            Shape::Circle(c) => c.radius,
+            Shape::Capsule(c) => c.radius,
+            Shape::Polygon(p) => p.radius(),
+            _ => 0.0,
+        }
+    }
+
+    /// True when the world's custom filter is asked about this collider's pairs.
+    pub fn custom_filter_enabled(&self) -> bool {
+        self.custom_filter
+    }
+
+    /// True when the world's pre-solve hook is asked about this collider's contacts.
+    pub fn pre_solve_enabled(&self) -> bool {
+        self.pre_solve
     }
 
     /// World bounds at the body's current pose, grown by the speculative

@@ -61,6 +61,20 @@ pub struct Contact {
     pub(crate) friction: Real,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) restitution: Real,
+    /// The colliders' surface speeds summed, m/s: the friction rows drive
+    /// the tangential velocity of B relative to A to it.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) tangent_speed: Real,
+    /// The larger rolling resistance of the two colliders times the larger
+    /// rolling radius, m: the largest rolling torque is this times the normal force.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) rolling_resistance: Real,
+    /// The accumulated rolling impulse of the last substep, N·m·s.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) rolling_impulse: Real,
+    /// One of the colliders asks the pre-solve hook about this contact.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) pre_solve: bool,
     pub(crate) sensor: bool,
     #[cfg_attr(feature = "serde", serde(skip, default = "Vec2::zeros"))]
     pub(crate) normal: Vec2,
@@ -167,6 +181,10 @@ impl Contact {
             world: collider_a.world(),
             friction: 0.0,
             restitution: 0.0,
+            tangent_speed: 0.0,
+            rolling_resistance: 0.0,
+            rolling_impulse: 0.0,
+            pre_solve: false,
             sensor: false,
             normal: Vec2::zeros(),
             points: ArrayVec::new(),
@@ -214,6 +232,32 @@ impl Contact {
     /// True when the manifold has points (or, for a sensor, the shapes overlap).
     pub fn is_touching(&self) -> bool {
         self.touching
+    }
+
+    /// The friction coefficient, the colliders' mixed (or a friction rule's).
+    pub fn friction(&self) -> Real {
+        self.friction
+    }
+
+    /// The restitution, the colliders' mixed (or a restitution rule's).
+    pub fn restitution(&self) -> Real {
+        self.restitution
+    }
+
+    /// The sum of the colliders' surface speeds, m/s (conveyor belts).
+    pub fn tangent_speed(&self) -> Real {
+        self.tangent_speed
+    }
+
+    /// The rolling resistance's lever, m: the larger of the colliders'
+    /// resistances times the larger rolling radius.
+    pub fn rolling_resistance(&self) -> Real {
+        self.rolling_resistance
+    }
+
+    /// The accumulated rolling impulse of the last substep, N·m·s.
+    pub fn rolling_impulse(&self) -> Real {
+        self.rolling_impulse
     }
 
     /// True when one of the colliders is a sensor.

@@ -20,6 +20,7 @@ use crate::collider::Collider;
 use crate::contact::{Contact, UNLISTED};
 use crate::events::Events;
 use crate::free_slots::FreeList;
+use crate::hooks::Hooks;
 use crate::island::Islands;
 use crate::joint::{Joint, joint_forbids_contact};
 use crate::pair_hash::ContactOfPair;
@@ -42,6 +43,7 @@ pub(crate) struct ContactParts<'w> {
     pub islands: &'w mut Islands,
     pub events: &'w mut Events,
     pub settings: &'w WorldSettings,
+    pub hooks: &'w Hooks,
 }
 
 /// Every contact of the world, with the mirrors of its map.
@@ -263,9 +265,23 @@ impl ContactSet {
         if !sensor && joint_forbids_contact(parts.bodies, parts.joints, ca.body, cb.body) {
             return;
         }
+        if !parts.hooks.pair_allowed(ca, cb) {
+            return;
+        }
         let contact = Contact {
-            friction: parts.settings.friction_mixing.mix(ca.friction, cb.friction),
-            restitution: parts.settings.restitution_mixing.mix(ca.restitution, cb.restitution),
+            friction: parts.hooks.friction(
+                ca,
+                cb,
+                parts.settings.friction_mixing.mix(ca.friction, cb.friction),
+            ),
+            restitution: parts.hooks.restitution(
+                ca,
+                cb,
+                parts.settings.restitution_mixing.mix(ca.restitution, cb.restitution),
+            ),
+            tangent_speed: ca.tangent_speed + cb.tangent_speed,
+            rolling_resistance: rolling_lever(ca, cb),
+            pre_solve: ca.pre_solve || cb.pre_solve,
             sensor,
             ..Contact::between(a, b, ca.body, cb.body)
         };
@@ -379,6 +395,15 @@ impl ContactSet {
             self.create(pair, parts);
         }
     }
+}
+
+/// The rolling resistance's lever of a contact between colliders `a` and
+/// `b`: the larger resistance times the larger rolling radius, as Box2D
+/// mixes them (a ball on the ground rolls against its own resistance, at its
+/// own radius), zero when neither resists.
+fn rolling_lever(a: &Collider, b: &Collider) -> lamina_geometry::Real {
+    let resistance = a.rolling_resistance.max(b.rolling_resistance);
+    if resistance > 0.0 { resistance * a.rolling_radius().max(b.rolling_radius()) } else { 0.0 }
 }
 
 #[cfg(test)]

@@ -23,13 +23,15 @@
 //! shapes that start behind them, or that slide along them without sinking.
 
 use lamina_geometry::tolerance::LINEAR_SLOP;
-use lamina_geometry::{Aabb, Isometry, Real, Shape, SupportMap, Vec2};
-use lamina_narrowphase::{Sweep, ToiStatus, time_of_impact_of_sweeps};
+use lamina_geometry::{Aabb, Isometry, Point, Real, Shape, SupportMap, Vec2};
+use lamina_narrowphase::{FeatureId, Sweep, ToiStatus, time_of_impact_of_sweeps};
 
 use crate::broad_phase::BroadPhase;
+use crate::contact::ContactPointState;
+use crate::hooks::{Hooks, PreSolve};
 use crate::joint::{Joint, joint_forbids_contact};
 use crate::tagged_map::TaggedMap;
-use crate::{Body, BodyKey, BodyKind, Collider, ColliderKey, JointKey};
+use crate::{Body, BodyKey, BodyKind, Collider, ColliderKey, JointKey, WorldKey};
 
 /// A body is swept when it moves more than this fraction of its inner radius
 /// in one step (Box2D's default safety factor). Smaller values sweep more
@@ -93,6 +95,8 @@ pub(crate) struct Obstacles<'w> {
     pub colliders: &'w TaggedMap<ColliderKey, Collider>,
     pub broad_phase: &'w BroadPhase,
     pub joints: &'w TaggedMap<JointKey, Joint>,
+    /// Asked before a sweep stops at a collider that opts into pre-solve.
+    pub hooks: &'w Hooks,
 }
 
 impl Obstacles<'_> {
@@ -132,12 +136,47 @@ impl Obstacles<'_> {
                 if crosses_no_chain(other, &other_sweep, c, &ends, body.min_extent) {
                     return;
                 }
-                if let Some(t) = first_touch(other, &other_sweep, c, &part, stop.fraction) {
+                if let Some((t, touch)) = first_touch(other, &other_sweep, c, &part, stop.fraction)
+                    && self.hook_allows((other_key.in_world(key.world()), other), (ck, c), key, &touch)
+                {
                     stop = t;
                 }
             });
         }
         stop
+    }
+
+    /// False when the pre-solve hook, asked because `other` or `c` (of the
+    /// swept body `key`) opts in, lets the swept body pass where they would
+    /// touch: a fast body through a one-way platform from below.
+    fn hook_allows(
+        &self,
+        (other_key, other): (ColliderKey, &Collider),
+        (ck, c): (ColliderKey, &Collider),
+        key: BodyKey,
+        touch: &Touch,
+    ) -> bool {
+        if !(other.pre_solve || c.pre_solve) || !self.hooks.has_pre_solve() {
+            return true;
+        }
+        let point = ContactPointState {
+            point: touch.point,
+            local_a: self.bodies[other.body].pose.inverse_transform_point(&touch.point),
+            local_b: self.bodies[key].pose.inverse_transform_point(&touch.point),
+            separation: 0.0,
+            id: FeatureId::default(),
+            normal_impulse: 0.0,
+            tangent_impulse: 0.0,
+        };
+        self.hooks.solve_allowed(&PreSolve {
+            collider_a: other_key,
+            collider_b: ck,
+            body_a: other.body,
+            body_b: key,
+            normal: touch.normal,
+            points: std::slice::from_ref(&point),
+            continuous: true,
+        })
     }
 
     /// How collider `other` moves over the step, if the sweep of `c` (of body
@@ -226,13 +265,33 @@ fn crosses_no_chain(
     depth(1) >= depth(0).min(0.0) - allowance
 }
 
+/// Where a sweep would stop a body, for the pre-solve hook: the normal from
+/// the obstacle toward the swept shape and the point midway between them.
+struct Touch {
+    normal: Vec2,
+    point: Point,
+}
+
+impl Touch {
+    fn of(toi: &lamina_narrowphase::Toi) -> Self {
+        Touch { normal: toi.normal, point: toi.point_a + (toi.point_b - toi.point_a) * 0.5 }
+    }
+}
+
 /// The first time before `limit` at which collider `c` moving along `part`
 /// comes within the linear slop of collider `other` moving along `target`,
-/// or `None`.
-fn first_touch(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, limit: Real) -> Option<Stop> {
+/// and where, or `None`.
+fn first_touch(
+    other: &Collider,
+    target: &Sweep,
+    c: &Collider,
+    part: &Sweep,
+    limit: Real,
+) -> Option<(Stop, Touch)> {
     let toi = time_of_impact_of_sweeps(&other.shape, target, &c.shape, part, limit, LINEAR_SLOP)?;
     if toi.status != ToiStatus::Initial {
-        return (0.0 < toi.time && toi.time < limit).then_some(Stop { fraction: toi.time, pressed: None });
+        return (0.0 < toi.time && toi.time < limit)
+            .then(|| (Stop { fraction: toi.time, pressed: None }, Touch::of(&toi)));
     }
     // Touching from the start (sliding on the ground, resting in a pile): a
     // sweep to the first touch would stop the body where it is. Stop it only
@@ -267,13 +326,14 @@ fn first_touch(other: &Collider, target: &Sweep, c: &Collider, part: &Sweep, lim
     .filter(|t| t.time < limit)?;
     // Only a still target (a fixed body) can take the body's approach speed
     // without giving it any of its own.
-    Some(Stop { fraction: first.time, pressed: target.is_still().then_some(first.normal) })
+    let stop = Stop { fraction: first.time, pressed: target.is_still().then_some(first.normal) };
+    Some((stop, Touch::of(&first)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lamina_geometry::{Point, Rotation};
+    use lamina_geometry::Rotation;
 
     /// What the chain test's shortcut relies on: a shape whose deepest point
     /// lies at height `h` across a segment's line (negative below it)

@@ -89,6 +89,28 @@ pub enum WorldError {
         /// The offending value.
         value: Real,
     },
+    /// A character mover must be a capsule or a circle.
+    WrongMoverShape {
+        /// The kind of shape given.
+        kind: &'static str,
+    },
+    /// A character mover's centre, radius, length or translation is not
+    /// finite or out of range (the radius must be more than two linear
+    /// slops).
+    InvalidMover {
+        /// Which value.
+        name: &'static str,
+        /// The offending value.
+        value: Real,
+    },
+    /// An explosion's position, radius, falloff or impulse is not finite or
+    /// out of range.
+    InvalidExplosion {
+        /// Which value.
+        name: &'static str,
+        /// The offending value.
+        value: Real,
+    },
 }
 
 impl fmt::Display for WorldError {
@@ -134,6 +156,13 @@ impl fmt::Display for WorldError {
                 write!(f, "chain point {index} ({x}, {y}) {reason}")
             }
             WorldError::InvalidQuery { name, value } => write!(f, "query {name} is out of range: {value}"),
+            WorldError::WrongMoverShape { kind } => {
+                write!(f, "a mover must be a capsule or a circle, got a {kind}")
+            }
+            WorldError::InvalidMover { name, value } => write!(f, "mover {name} is out of range: {value}"),
+            WorldError::InvalidExplosion { name, value } => {
+                write!(f, "explosion {name} is out of range: {value}")
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::broad_phase::{BroadPhase, FirstBounds, ProxyKey, contact_bounds, firs
 use crate::collider::Collider;
 use crate::contact_set::ContactSet;
 use crate::continuous::{Obstacles, Stop, SweepTargets, is_fast};
+use crate::hooks::Hooks;
 use crate::joint::Joint;
 use crate::parallel::disjoint::{borrow_each, borrow_some, recycle};
 use crate::parallel::pace::Threads;
@@ -65,6 +66,8 @@ pub(crate) struct Finalize<'w> {
     pub profile: &'w mut StepProfile,
     pub threads: Threads,
     pub buffers: &'w mut FinalizeBuffers,
+    /// Asked before continuous collision stops a body at an opted-in collider.
+    pub hooks: &'w Hooks,
 }
 
 impl Finalize<'_> {
@@ -427,6 +430,7 @@ impl Finalize<'_> {
             colliders: self.colliders,
             broad_phase: self.broad_phase,
             joints: self.joints,
+            hooks: self.hooks,
         }
     }
 

@@ -21,6 +21,10 @@
 //! Joints ([`JointDesc`]: revolute, prismatic, weld, distance, wheel, motor
 //! and mouse) are solved in the same soft step as the contacts.
 //!
+//! For games: [`World::explode`] ([`ExplosionDesc`]) and a character mover
+//! ([`World::collide_mover`], [`solve_planes`], [`World::cast_mover`],
+//! [`clip_vector`]), as Box2D v3.1's.
+//!
 //! [`World::step`]'s stages, each with its file and function, are listed in
 //! one place: the top of `world/step.rs`.
 
@@ -37,12 +41,15 @@ mod contact_set;
 mod continuous;
 mod error;
 mod events;
+mod explosion;
 mod finalize;
 mod free_slots;
+mod hooks;
 mod island;
 mod joint;
 mod key_set;
 mod keys;
+mod mover;
 mod narrow_phase;
 mod pair_hash;
 mod parallel;
@@ -60,12 +67,15 @@ mod world;
 
 pub use body::{Body, BodyDesc, BodyKind, BodyMut};
 pub use chain::{Chain, ChainDesc};
-pub use collider::{Collider, ColliderDesc, CollisionFilter, MAX_COEFFICIENT};
+pub use collider::{Collider, ColliderDesc, CollisionFilter, MAX_COEFFICIENT, MAX_TANGENT_SPEED};
 pub use contact::{Contact, ContactPointState};
 pub use error::WorldError;
 pub use events::{ContactEvent, ContactHitEvent, SensorEvent};
+pub use explosion::ExplosionDesc;
+pub use hooks::{CustomFilterFn, MaterialRuleFn, PreSolve, PreSolveFn};
 pub use joint::{Joint, JointDesc, JointKind, JointMotion, JointMut, Motor, Spring};
 pub use keys::{BodyKey, ChainKey, ColliderKey, ContactKey, JointKey, WorldKey, WorldTag};
+pub use mover::{CollisionPlane, PLANE_SOLVER_MAX_ITERATIONS, PlaneSolution, clip_vector, solve_planes};
 pub use parallel::pace::Sharing;
 pub use profile::StepProfile;
 pub use query::{QueryFilter, QueryPredicate, WorldRayHit, WorldShapeHit};

@@ -26,6 +26,7 @@ use crate::collider::Collider;
 use crate::contact::{Contact, ContactPointState, ManifoldFrame};
 use crate::contact_set::ContactSet;
 use crate::events::{ContactHitEvent, Events};
+use crate::hooks::{Hooks, PreSolve};
 use crate::island::Islands;
 use crate::keys::Untagged;
 use crate::parallel::disjoint::{borrow_each, recycle};
@@ -252,8 +253,12 @@ pub(crate) struct SolverManifold {
     /// How many of `points` are there, 1 or 2, held as a number so that the
     /// header is a row of numbers like the points.
     pub count: Real,
-    /// Unused, always zero: they make the header a row of eight numbers.
-    pub spare: [Real; 3],
+    /// The surface materials (conveyor belts and rolling resistance, see
+    /// [`Contact`]'s fields of the same names) and last step's rolling
+    /// impulse: zeros for most contacts, they fill the header's row of eight.
+    pub tangent_speed: Real,
+    pub rolling_resistance: Real,
+    pub rolling_impulse: Real,
     /// The points; a second one absent is all zeros.
     pub points: [SolverPoint; 2],
 }
@@ -292,13 +297,16 @@ impl SolverManifold {
             friction: c.friction,
             restitution: c.restitution,
             count: c.points.len() as Real,
-            spare: [0.0; 3],
+            tangent_speed: c.tangent_speed,
+            rolling_resistance: c.rolling_resistance,
+            rolling_impulse: c.rolling_impulse,
             points,
         }
     }
 
     /// Row `r` of the manifold as eight numbers: 0 is the header (normal x
-    /// and y, friction, restitution, point count, three zeros), 1 and 2 the
+    /// and y, friction, restitution, point count, tangent speed, rolling
+    /// resistance, rolling impulse), 1 and 2 the
     /// points (anchor on A x and y, anchor on B x and y, separation, normal
     /// and tangent impulse, approach velocity).
     #[inline(always)]
@@ -402,6 +410,7 @@ pub(crate) struct NarrowPhaseStep<'w> {
     pub awake: &'w mut AwakeLists,
     pub events: &'w mut Events,
     pub narrow: &'w mut NarrowPhase,
+    pub hooks: &'w Hooks,
     pub threads: Threads,
 }
 
@@ -451,7 +460,7 @@ impl NarrowPhaseStep<'_> {
             // recycled.
             unsafe { borrow_each(self.contacts.map_mut(), keys.iter().copied(), &mut borrowed) };
         }
-        let (bodies, colliders, settings) = (&*self.bodies, self.colliders, self.settings);
+        let (bodies, colliders, settings, hooks) = (&*self.bodies, self.colliders, self.settings, self.hooks);
         let mut manifolds = std::mem::take(&mut self.narrow.manifolds);
         let mut changes = std::mem::take(&mut self.narrow.changes);
         let mut change_counts = std::mem::take(&mut self.narrow.change_counts);
@@ -472,7 +481,7 @@ impl NarrowPhaseStep<'_> {
                 *summary = ContactSummary::of(c, 0);
                 return;
             }
-            let change = refresh(c, a, b, colliders, settings);
+            let change = refresh(c, a, b, (colliders, settings, hooks));
             let mut flags = 0;
             if c.touching && !c.sensor {
                 *manifold = SolverManifold::of(c, a, b);
@@ -724,17 +733,26 @@ fn update_manifold(
     c.touching = !c.points.is_empty();
 }
 
-/// Refreshes contact `c` (see [`update_manifold`]) and says what changed:
+/// Refreshes contact `c` (see [`update_manifold`]), asks the pre-solve hook
+/// about it where it touches and opts in, and says what changed:
 /// [`TOUCHING_CHANGED`], [`WAKES`], or nothing.
 fn refresh(
     c: &mut Contact,
     a: &Body,
     b: &Body,
-    colliders: &TaggedMap<ColliderKey, Collider>,
-    settings: &WorldSettings,
+    (colliders, settings, hooks): (&TaggedMap<ColliderKey, Collider>, &WorldSettings, &Hooks),
 ) -> u8 {
     let was_touching = c.touching;
     update_manifold(c, (a, b), colliders, settings);
+    if c.touching && c.pre_solve && !c.sensor && hooks.has_pre_solve() {
+        ask_pre_solve(c, hooks);
+    }
+    if !c.touching {
+        // The rolling impulse warm-starts the next touch only while this
+        // one lasts: a ball that leaves the ground and lands again starts
+        // its rolling row from rest, as the points' impulses do.
+        c.rolling_impulse = 0.0;
+    }
     let asleep = |b: &Body| !b.awake && b.kind != BodyKind::Fixed;
     let mut change = 0;
     if c.touching != was_touching {
@@ -744,6 +762,27 @@ fn refresh(
         change |= WAKES;
     }
     change
+}
+
+/// Asks the pre-solve hook whether touching contact `c` is solved this
+/// step; refused, it loses its points (and their impulses) and does not
+/// touch, as Box2D's contact whose pre-solve returns false has none: no
+/// constraint, no begin-touch event, no island link.
+fn ask_pre_solve(c: &mut Contact, hooks: &Hooks) {
+    let asked = PreSolve {
+        collider_a: c.collider_a(),
+        collider_b: c.collider_b(),
+        body_a: c.body_a(),
+        body_b: c.body_b(),
+        normal: c.normal,
+        points: &c.points,
+        continuous: false,
+    };
+    if !hooks.solve_allowed(&asked) {
+        c.points.clear();
+        c.normal = Vec2::zeros();
+        c.touching = false;
+    }
 }
 
 #[cfg(test)]

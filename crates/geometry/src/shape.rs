@@ -186,6 +186,37 @@ impl Shape {
         }
     }
 
+    /// The length of the shape's shadow on a line along `line` (local
+    /// frame), scaled by `line`'s length: the width of the shape measured
+    /// along that line, its radius included. A blast or a flow coming from
+    /// across the line (along its perpendicular) meets this much of the
+    /// shape: a box 2 m wide and 1 m high seen from the side (`line` = y)
+    /// is 1 m, a circle `2 r` from everywhere, a capsule the projection of
+    /// its core plus `2 r`, a segment the projection of its two points.
+    /// Explosions scale their impulse by it, as Box2D's
+    /// `b2GetShapeProjectedPerimeter` does.
+    pub fn projected_perimeter(&self, line: &Vec2) -> Real {
+        let scale = line.norm();
+        match self {
+            Shape::Circle(c) => 2.0 * c.radius * scale,
+            Shape::Capsule(c) => (c.b - c.a).dot(line).abs() + 2.0 * c.radius * scale,
+            Shape::Segment(s) | Shape::ChainSegment(ChainSegment { segment: s, .. }) => {
+                (s.b - s.a).dot(line).abs()
+            }
+            Shape::Polygon(p) => {
+                let (lower, upper) =
+                    p.vertices().iter().fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| {
+                        let d = v.coords.dot(line);
+                        (lo.min(d), hi.max(d))
+                    });
+                (upper - lower).max(0.0) + 2.0 * p.radius() * scale
+            }
+            // The support of an ellipse along `u` reaches
+            // `sqrt(rx² ux² + ry² uy²)`: the shadow is twice that.
+            Shape::Ellipse(e) => 2.0 * ((e.rx * line.x).powi(2) + (e.ry * line.y).powi(2)).sqrt(),
+        }
+    }
+
     /// The world-space bounding box of the shape placed at `pose`.
     pub fn aabb(&self, pose: &Isometry) -> Aabb {
         dispatch!(self, s => s.aabb(pose))
@@ -244,5 +275,72 @@ impl SupportMap for Shape {
     #[inline]
     fn support_point(&self, dir: &Vec2) -> Point {
         dispatch!(self, s => s.support_point(dir))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: Real, b: Real) -> bool {
+        (a - b).abs() <= 1.0e-5 * (1.0 + b.abs())
+    }
+
+    #[test]
+    fn projected_perimeter_of_a_box_is_its_width_across_the_line() {
+        // A box 2 m wide, 1 m high: seen along y (blast from the side) its
+        // height shows, along x its width, along the diagonal (1, 1)/√2 the
+        // corners' spread (1 + 0.5)·√2 on each side: 3/√2.
+        let b = Shape::rectangle(1.0, 0.5);
+        assert!(close(b.projected_perimeter(&Vec2::y()), 1.0));
+        assert!(close(b.projected_perimeter(&Vec2::x()), 2.0));
+        let d = Vec2::new(1.0, 1.0).normalize();
+        assert!(close(b.projected_perimeter(&d), 3.0 / (2.0 as Real).sqrt()));
+        // A rounded box is wider by twice its radius everywhere.
+        let r = Shape::rounded_rectangle(1.0, 0.5, 0.25);
+        assert!(close(r.projected_perimeter(&Vec2::y()), 1.5));
+    }
+
+    #[test]
+    fn projected_perimeter_of_round_shapes() {
+        let c = Shape::circle(0.4);
+        assert!(close(c.projected_perimeter(&Vec2::x()), 0.8));
+        assert!(close(c.projected_perimeter(&Vec2::new(0.6, 0.8)), 0.8));
+        // A capsule along x, core 2 m, radius 0.5: 3 m along x, 1 m along y,
+        // 2·0.6 + 1 along (0.6, 0.8).
+        let k = Shape::capsule(Point::new(-1.0, 0.0), Point::new(1.0, 0.0), 0.5);
+        assert!(close(k.projected_perimeter(&Vec2::x()), 3.0));
+        assert!(close(k.projected_perimeter(&Vec2::y()), 1.0));
+        assert!(close(k.projected_perimeter(&Vec2::new(0.6, 0.8)), 2.2));
+        // An ellipse 2 × 1 (semi-axes): 4 along x, 2 along y, and along
+        // (0.6, 0.8) twice √(2²·0.36 + 1²·0.64) = 2·√2.08.
+        let e = Shape::ellipse(2.0, 1.0);
+        assert!(close(e.projected_perimeter(&Vec2::x()), 4.0));
+        assert!(close(e.projected_perimeter(&Vec2::y()), 2.0));
+        assert!(close(e.projected_perimeter(&Vec2::new(0.6, 0.8)), 2.0 * (2.08 as Real).sqrt()));
+    }
+
+    #[test]
+    fn projected_perimeter_of_segments() {
+        // A segment from (0, 0) to (3, 4): 3 along x, 4 along y, 0 across
+        // itself, 5 along itself; a chain segment the same.
+        let s = Shape::segment(Point::origin(), Point::new(3.0, 4.0));
+        assert!(close(s.projected_perimeter(&Vec2::x()), 3.0));
+        assert!(close(s.projected_perimeter(&Vec2::y()), 4.0));
+        assert!(close(s.projected_perimeter(&Vec2::new(0.8, -0.6)), 0.0));
+        assert!(close(s.projected_perimeter(&Vec2::new(0.6, 0.8)), 5.0));
+        let c = Shape::chain_segment(Point::origin(), Point::new(3.0, 4.0), None, None);
+        assert!(close(c.projected_perimeter(&Vec2::y()), 4.0));
+    }
+
+    #[test]
+    fn projected_perimeter_of_a_triangle() {
+        // Vertices (0, 0), (2, 0), (0, 1): along x it spans 2, along y 1,
+        // along (1, 1)/√2 from 0 to 2/√2.
+        let t = Shape::polygon(&[Point::origin(), Point::new(2.0, 0.0), Point::new(0.0, 1.0)]).unwrap();
+        assert!(close(t.projected_perimeter(&Vec2::x()), 2.0));
+        assert!(close(t.projected_perimeter(&Vec2::y()), 1.0));
+        let d = Vec2::new(1.0, 1.0).normalize();
+        assert!(close(t.projected_perimeter(&d), 2.0 / (2.0 as Real).sqrt()));
     }
 }

@@ -19,13 +19,13 @@ use lamina_geometry::{Aabb, Isometry, Point, Real, Rotation, Shape, Vec2};
 use super::bodies::{residual, unflip};
 use super::packing::{IntRows, Packer, RealRows, Unpacker};
 use crate::body::Body;
-use crate::collider::{Collider, CollisionFilter};
+use crate::collider::{Collider, CollisionFilter, MAX_COEFFICIENT, MAX_TANGENT_SPEED};
 use crate::tagged_map::TaggedMap;
 use crate::{BodyKey, ColliderKey, World};
 
-/// Reals per collider: local pose (4), density, friction, restitution, and
-/// the bounds' residual (4).
-const REALS: usize = 11;
+/// Reals per collider: local pose (4), density, friction, restitution, the
+/// bounds' residual (4), tangent speed and rolling resistance.
+const REALS: usize = 13;
 
 /// Integers per collider: its body's key (index, version), filter (category,
 /// mask, group), flags and user data.
@@ -36,6 +36,11 @@ const SENSOR: u64 = 1;
 /// The collider's shape is the next of the written shapes, not a copy of the
 /// previous collider's.
 const NEW_SHAPE: u64 = 2;
+/// The collider asks the custom filter, the pre-solve hook (`hooks.rs`).
+const CUSTOM_FILTER: u64 = 4;
+const PRE_SOLVE: u64 = 8;
+/// Every flag a collider may have.
+const FLAGS: u64 = SENSOR | NEW_SHAPE | CUSTOM_FILTER | PRE_SOLVE;
 
 /// Whether `shape`, after `previous`, must be written: unless it would be
 /// written exactly as `previous` was, bit for bit, and so read back the same.
@@ -107,6 +112,10 @@ fn row(
         filter,
         sensor,
         user_data,
+        tangent_speed,
+        rolling_resistance,
+        custom_filter,
+        pre_solve,
         aabb,
         proxy_box: _,  // taken back from the broad phase
         proxy_hint: _, // likewise
@@ -125,11 +134,19 @@ fn row(
         residual(aabb.mins.y, p.mins.y),
         residual(aabb.maxs.x, p.maxs.x),
         residual(aabb.maxs.y, p.maxs.y),
+        *tangent_speed,
+        *rolling_resistance,
     ];
     let ffi = slotmap::Key::data(body).as_ffi();
     let mut flags = if *sensor { SENSOR } else { 0 };
     if is_new(previous, shape) {
         flags |= NEW_SHAPE;
+    }
+    if *custom_filter {
+        flags |= CUSTOM_FILTER;
+    }
+    if *pre_solve {
+        flags |= PRE_SOLVE;
     }
     let ints = [
         ffi & 0xffff_ffff,
@@ -169,7 +186,7 @@ impl CollidersIn {
         let mut next_shape = 0;
         for i in 0..count {
             let [index, version, category, mask, group, flags, _] = ints.row(i);
-            if flags >= 2 * NEW_SHAPE {
+            if flags & !FLAGS != 0 {
                 return Err(format!("a collider with flags {flags:#x}"));
             }
             if flags & NEW_SHAPE != 0 {
@@ -186,6 +203,24 @@ impl CollidersIn {
         }
         if next_shape != shapes.len() {
             return Err("more shapes than colliders that need one".into());
+        }
+        // The materials as `ColliderDesc::validate` allows them: what a
+        // world hands its solver.
+        for i in 0..count {
+            let r = reals.row(i);
+            let coefficient = |v: Real| (0.0..=MAX_COEFFICIENT).contains(&v);
+            let ok = r[4].is_finite()
+                && r[4] >= 0.0
+                && coefficient(r[5])
+                && coefficient(r[6])
+                && r[11].abs() <= MAX_TANGENT_SPEED
+                && coefficient(r[12]);
+            if !ok {
+                return Err(format!(
+                    "collider {i} has a material out of range: {:?}",
+                    [r[4], r[5], r[6], r[11], r[12]]
+                ));
+            }
         }
         Ok(CollidersIn { reals, ints, shapes, shape_of })
     }
@@ -213,6 +248,10 @@ impl CollidersIn {
             },
             sensor: flags & SENSOR != 0,
             user_data,
+            tangent_speed: r[11],
+            rolling_resistance: r[12],
+            custom_filter: flags & CUSTOM_FILTER != 0,
+            pre_solve: flags & PRE_SOLVE != 0,
             aabb: crate::collider::unset_bounds(),
             proxy_box: crate::collider::unset_bounds(),
             proxy_hint: ProxyHint::NONE,

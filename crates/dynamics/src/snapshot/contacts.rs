@@ -24,9 +24,10 @@ use super::packing::{IntRows, Packer, RealRows, Unpacker};
 use crate::contact::{Contact, ContactPointState, ManifoldFrame};
 use crate::{BodyKey, ColliderKey, ContactKey};
 
-/// Reals per contact: friction, restitution, normal (2), and the frame the
-/// manifold was computed in: normal (2), relative rotation (2), separations (2).
-const CONTACT_REALS: usize = 10;
+/// Reals per contact: friction, restitution, normal (2), the frame the
+/// manifold was computed in: normal (2), relative rotation (2), separations
+/// (2), and the surface: tangent speed, rolling resistance, rolling impulse.
+const CONTACT_REALS: usize = 13;
 
 /// Integers per contact: its colliders' keys (index and version each), its
 /// bodies' keys as differences from those, and its flags with its number of
@@ -49,6 +50,8 @@ const POINTS_SHIFT: u32 = 2;
 /// restored contact skips the same computations as the original and writes
 /// the same frame after the same steps.
 const APART: u64 = 1 << 4;
+/// The contact asks the pre-solve hook (`hooks.rs`).
+const PRE_SOLVE: u64 = 1 << 5;
 
 /// The difference of `body`'s key from `collider`'s, as integers.
 fn difference(body: impl Key, collider: impl Key) -> u64 {
@@ -81,6 +84,10 @@ pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, range: Range<usize>
             world: _, // the snapshot's, for every contact
             friction,
             restitution,
+            tangent_speed,
+            rolling_resistance,
+            rolling_impulse,
+            pre_solve,
             sensor,
             normal,
             points,
@@ -101,12 +108,16 @@ pub(crate) fn write(contacts: &SlotMap<ContactKey, Contact>, range: Range<usize>
             relative_rotation.im,
             separations[0],
             separations[1],
+            *tangent_speed,
+            *rolling_resistance,
+            *rolling_impulse,
         ]);
         let ffi = |k: KeyData| k.as_ffi();
         let (a, b) = (ffi(collider_a.data()), ffi(collider_b.data()));
         let flags = (u64::from(*sensor) * SENSOR)
             | (u64::from(*touching) * TOUCHING)
             | (u64::from(*apart) * APART)
+            | (u64::from(*pre_solve) * PRE_SOLVE)
             | ((points.len() as u64) << POINTS_SHIFT);
         contact_ints.push([
             a & 0xffff_ffff,
@@ -192,12 +203,13 @@ impl ContactsIn {
         starts.push(0);
         for i in 0..count {
             let [a_index, a_version, b_index, b_version, _, _, flags] = contact_ints.row(i);
-            let len = ((flags & !APART) >> POINTS_SHIFT) as usize;
+            let len = ((flags & !(APART | PRE_SOLVE)) >> POINTS_SHIFT) as usize;
             let end = starts[i] + len;
             // A record of shapes found apart belongs to a solid contact
             // with no point (see `update_manifold`).
             let apart_alone = flags & APART == 0 || flags & (SENSOR | TOUCHING) == 0 && len == 0;
-            if flags & !(SENSOR | TOUCHING | APART) > 2 << POINTS_SHIFT || end > points || !apart_alone {
+            let shifted = flags & !(SENSOR | TOUCHING | APART | PRE_SOLVE);
+            if shifted > 2 << POINTS_SHIFT || end > points || !apart_alone {
                 return Err(format!("a contact with flags {flags:#x}"));
             }
             if ![a_index, a_version, b_index, b_version].iter().all(|&v| u32::try_from(v).is_ok()) {
@@ -249,6 +261,10 @@ impl ContactsIn {
             world,
             friction: r[0],
             restitution: r[1],
+            tangent_speed: r[10],
+            rolling_resistance: r[11],
+            rolling_impulse: r[12],
+            pre_solve: flags & PRE_SOLVE != 0,
             sensor: flags & SENSOR != 0,
             normal: Vec2::new(r[2], r[3]),
             points,

@@ -5,13 +5,12 @@
 
 use std::ops::Range;
 
-use lamina_geometry::Real;
-
 use super::body_state::States;
 use super::constraint_graph::ColorOrder;
 use super::constraint_graph::{COLOR_COUNT, OVERFLOW};
 use super::contact_bundle::ContactBundle;
 use super::contact_solver::ContactSource;
+use super::impulses::ContactImpulses;
 use super::joints::JointConstraint;
 use super::joints::point_bundle::PointJointBundle;
 use super::joints::revolute_bundle::RevoluteBundle;
@@ -112,7 +111,7 @@ pub(crate) struct ColorView<'a> {
     pub(crate) contacts: BundleBlocks<'a, ContactBundle, ContactBundle<Eight>>,
     pub(crate) states: States<'a>,
     /// Each contact's impulses per point, by constraint (see `contact_impulses`).
-    pub(crate) gathered: BlockSlice<'a, [(Real, Real); 2]>,
+    pub(crate) gathered: BlockSlice<'a, ContactImpulses>,
 }
 
 impl ColorView<'_> {
@@ -289,14 +288,18 @@ impl ColorView<'_> {
 #[inline(always)]
 unsafe fn gather_contact_impulses<W: Lanes>(
     bundle: &ContactBundle<W>,
-    gathered: &BlockSlice<[(Real, Real); 2]>,
+    gathered: &BlockSlice<ContactImpulses>,
 ) {
     for (l, &member) in bundle.bodies.members.as_ref().iter().enumerate() {
         let at = gathered.get(member as usize);
         debug_assert!(at.is_some() || member == NO_INDEX, "contact {member} past the gathered impulses");
         if let Some(at) = at {
+            let impulses = ContactImpulses {
+                points: [bundle.impulses(l, 0), bundle.impulses(l, 1)],
+                rolling: bundle.rolling_impulse(l),
+            };
             // SAFETY: in bounds; the caller's promise.
-            unsafe { at.write([bundle.impulses(l, 0), bundle.impulses(l, 1)]) };
+            unsafe { at.write(impulses) };
         }
     }
 }

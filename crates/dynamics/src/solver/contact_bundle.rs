@@ -67,6 +67,13 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
     pub bodies: LaneBodies<W>,
     pub normal: Vec2W<W>,
     pub friction: W,
+    /// The speed the friction rows drive the tangential velocity to (a
+    /// conveyor belt's), m/s; zero for most contacts.
+    pub tangent_speed: W,
+    /// The rolling resistance's lever (m) and its accumulated angular
+    /// impulse; read only where `rolls`.
+    pub rolling_resistance: W,
+    pub rolling_impulse: W,
     /// A mask: lanes whose contact has an immovable body, which take the
     /// stiffer of the two contact softnesses (see [`ContactSoftness`]). One
     /// mask instead of each lane's three coefficients keeps the bundle
@@ -85,6 +92,8 @@ pub(crate) struct ContactBundle<W: Lanes = Wide> {
     /// does not track the largest normal impulse, which only restitution
     /// reads, and restitution passes the bundle over.
     pub bouncy: bool,
+    /// Some lane resists rolling: without one, the passes skip the rolling row.
+    pub rolls: bool,
     pub points: [PointW<W>; 2],
 }
 
@@ -94,6 +103,9 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
         bodies: LaneBodies::EMPTY,
         normal: Vec2W { x: W::ZERO, y: W::ZERO },
         friction: W::ZERO,
+        tangent_speed: W::ZERO,
+        rolling_resistance: W::ZERO,
+        rolling_impulse: W::ZERO,
         stiff: W::ZERO,
         // The identity keeps the unused block arithmetic finite.
         block: [W::ONE, W::ZERO, W::ONE],
@@ -101,6 +113,7 @@ impl<W: Lanes> LaneBundle for ContactBundle<W> {
         used: 0,
         two_points: false,
         bouncy: false,
+        rolls: false,
         points: [PointW::EMPTY; 2],
     };
 
@@ -167,6 +180,11 @@ impl<W: Lanes> ContactBundle<W> {
         (lane(&p.normal_impulse, l), lane(&p.tangent_impulse, l))
     }
 
+    /// The accumulated rolling impulse of lane `l`.
+    pub fn rolling_impulse(&self, l: usize) -> Real {
+        lane(&self.rolling_impulse, l)
+    }
+
     /// Applies `impulse` at point `k` to B and its opposite to A.
     #[inline(always)]
     fn apply(&self, bodies: &mut (BodiesW<W>, BodiesW<W>), k: usize, impulse: &Vec2W<W>) {
@@ -205,6 +223,9 @@ impl<W: Lanes> ContactBundle<W> {
             let p = &self.points[k];
             let impulse = n * p.normal_impulse + t * p.tangent_impulse;
             self.apply(&mut bodies, k, &impulse);
+        }
+        if self.rolls {
+            self.apply_rolling(&mut bodies, self.rolling_impulse);
         }
         bodies.0.scatter_velocity(states, &self.bodies.a);
         bodies.1.scatter_velocity(states, &self.bodies.b);
@@ -319,7 +340,9 @@ impl<W: Lanes> ContactBundle<W> {
 
         let t = n.right_perp();
         for k in 0..N {
-            let vt = t.dot(&self.relative_velocity(&bodies, k));
+            // A conveyor belt's surface moves: friction drives the
+            // tangential velocity to its speed rather than to zero.
+            let vt = t.dot(&self.relative_velocity(&bodies, k)) - self.tangent_speed;
             let p = &mut self.points[k];
             let limit = self.friction * p.normal_impulse;
             let accumulated = min(max(p.tangent_impulse - p.tangent_mass * vt, -limit), limit);
@@ -327,8 +350,40 @@ impl<W: Lanes> ContactBundle<W> {
             p.tangent_impulse = accumulated;
             self.apply(&mut bodies, k, &(t * applied));
         }
+        if self.rolls {
+            self.solve_rolling::<N>(&mut bodies);
+        }
         bodies.0.scatter_velocity(states, &self.bodies.a);
         bodies.1.scatter_velocity(states, &self.bodies.b);
+    }
+
+    /// The rolling resistance row: an angular impulse against the bodies'
+    /// relative turning, at most the lever times the points' normal impulse
+    /// (a torque of resistance × radius × normal force), as in Box2D v3.1.
+    #[inline(always)]
+    fn solve_rolling<const N: usize>(&mut self, bodies: &mut (BodiesW<W>, BodiesW<W>)) {
+        let zero = W::ZERO;
+        let (ia, ib) = (self.bodies.inv_i_a, self.bodies.inv_i_b);
+        let k = ia + ib;
+        let mass = select(k.simd_gt(zero), W::ONE / select(k.simd_gt(zero), k, W::ONE), zero);
+        let mut pressing = zero;
+        for p in self.points.iter().take(N) {
+            pressing += p.normal_impulse;
+        }
+        let limit = self.rolling_resistance * pressing;
+        let old = self.rolling_impulse;
+        let turning = bodies.1.w - bodies.0.w;
+        let accumulated = min(max(old - mass * turning, -limit), limit);
+        self.rolling_impulse = accumulated;
+        self.apply_rolling(bodies, accumulated - old);
+    }
+
+    /// Turns B by the angular impulse `impulse` and A by its opposite.
+    #[inline(always)]
+    fn apply_rolling(&self, bodies: &mut (BodiesW<W>, BodiesW<W>), impulse: W) {
+        let (a, b) = bodies;
+        a.w -= self.bodies.inv_i_a * impulse;
+        b.w += self.bodies.inv_i_b * impulse;
     }
 
     /// Drives the normal velocity of points that approached faster than

@@ -69,10 +69,16 @@ impl ContactSource<'_> {
         let [mb, ib, ..] = W::gather_rows(|l| params(lanes.b.as_ref()[l]));
         (lanes.inv_mass_a, lanes.inv_i_a, lanes.inv_mass_b, lanes.inv_i_b) = (ma, ia, mb, ib);
 
-        let [nx, ny, friction, restitution, count, ..] =
+        let [nx, ny, friction, restitution, count, tangent_speed, rolling, rolling_impulse] =
             W::gather_rows(|l| manifold(l).map_or(&ZERO_ROW, |m| m.row(0)));
         bundle.normal = Vec2W { x: nx, y: ny };
         bundle.friction = friction;
+        bundle.tangent_speed = tangent_speed;
+        bundle.rolls = rolling.simd_gt(W::ZERO).any();
+        bundle.rolling_resistance = rolling;
+        if self.warm_start {
+            bundle.rolling_impulse = rolling_impulse;
+        }
         let two = count.simd_eq(W::splat(2.0));
         bundle.has_block = two;
 
@@ -153,7 +159,9 @@ mod tests {
                 friction: rng.unit(),
                 restitution: if i % 5 == 0 { rng.unit() } else { 0.0 },
                 count: count as Real,
-                spare: [0.0; 3],
+                tangent_speed: if i % 7 == 0 { value(&mut rng) } else { 0.0 },
+                rolling_resistance: if i % 6 == 0 { rng.unit() } else { 0.0 },
+                rolling_impulse: if i % 6 == 0 { value(&mut rng) } else { 0.0 },
                 points,
             });
             // A fixed A, a fixed B, or two bodies of the solver.
@@ -193,6 +201,8 @@ mod tests {
                     let manifold = |i: u32| &source.manifolds[source.places[i as usize] as usize];
                     let bounces = members.iter().any(|&i| manifold(i).restitution > 0.0);
                     assert_eq!(bundle.bouncy, bounces, "contacts {members:?}");
+                    let rolls = members.iter().any(|&i| manifold(i).rolling_resistance > 0.0);
+                    assert_eq!(bundle.rolls, rolls, "contacts {members:?}");
                     for l in 0..width {
                         check_lane(source, &bundle, members.get(l).copied(), l);
                     }
@@ -218,6 +228,9 @@ mod tests {
                         b.normal.x,
                         b.normal.y,
                         b.friction,
+                        b.tangent_speed,
+                        b.rolling_resistance,
+                        b.rolling_impulse,
                         b.stiff,
                         b.has_block,
                     ];
@@ -251,6 +264,10 @@ mod tests {
             assert_eq!(lane(&bundle.bodies.inv_i_b, l), param(b).inv_inertia);
             assert_eq!((lane(&bundle.normal.x, l), lane(&bundle.normal.y, l)), (m.normal.x, m.normal.y));
             assert_eq!(lane(&bundle.friction, l), m.friction);
+            assert_eq!(lane(&bundle.tangent_speed, l), m.tangent_speed);
+            assert_eq!(lane(&bundle.rolling_resistance, l), m.rolling_resistance);
+            let warm_rolling = if source.warm_start { m.rolling_impulse } else { 0.0 };
+            assert_eq!(lane(&bundle.rolling_impulse, l), warm_rolling);
             assert_ne!(bundle.used & (1 << l), 0, "lane {l} not marked used");
             assert_eq!(lane(&bundle.has_block, l).is_nan(), m.count == 2.0);
             let still = |k: u32| param(k).inv_mass == 0.0 && param(k).inv_inertia == 0.0;

@@ -111,6 +111,15 @@ pub(crate) fn store_point_impulses(
     *buffer = recycle(borrowed);
 }
 
+/// What a contact's constraint accumulated, read off its lane for the next
+/// step's warm start: each point's normal and tangent impulses, and the
+/// rolling impulse.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ContactImpulses {
+    pub points: [(Real, Real); 2],
+    pub rolling: Real,
+}
+
 /// Contacts per task when their impulses are written on several threads.
 const IMPULSE_WRITE_CHUNK: usize = 512;
 
@@ -120,7 +129,7 @@ const IMPULSE_WRITE_CHUNK: usize = 512;
 /// as long as a twentieth of it. `buffer` holds the references' allocation
 /// from one step to the next (see [`recycle`]).
 pub(crate) fn write_contact_impulses(
-    gathered: &[[(Real, Real); 2]],
+    gathered: &[ContactImpulses],
     places: &[u32],
     keys: &[ContactKey],
     contacts: &mut SlotMap<ContactKey, Contact>,
@@ -140,11 +149,12 @@ pub(crate) fn write_contact_impulses(
     // each contact once), all live (above); the map is left alone until the
     // references are dropped, when `borrowed` is recycled below.
     unsafe { borrow_each(contacts, places.iter().map(|&p| keys[p as usize]), &mut borrowed) };
-    let write = |contacts: &mut [&mut Contact], gathered: &[[(Real, Real); 2]]| {
+    let write = |contacts: &mut [&mut Contact], gathered: &[ContactImpulses]| {
         for (contact, impulses) in contacts.iter_mut().zip(gathered) {
-            for (p, &(normal, tangent)) in contact.points.iter_mut().zip(impulses) {
+            for (p, &(normal, tangent)) in contact.points.iter_mut().zip(&impulses.points) {
                 (p.normal_impulse, p.tangent_impulse) = (normal, tangent);
             }
+            contact.rolling_impulse = impulses.rolling;
         }
     };
     if !threads.share(borrowed.len(), 2 * IMPULSE_WRITE_CHUNK) {

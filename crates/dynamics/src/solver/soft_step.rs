@@ -33,7 +33,8 @@ use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
 use super::gather;
 use super::impulses::{
-    gather_point_impulses, saturated, store_point_impulses, take_revolute_impulses, write_contact_impulses,
+    ContactImpulses, gather_point_impulses, saturated, store_point_impulses, take_revolute_impulses,
+    write_contact_impulses,
 };
 use super::integrate::Integration;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
@@ -83,7 +84,7 @@ pub(crate) struct Solver {
     pub missing_manifolds: Vec<u32>,
     /// Each contact constraint's impulses per point, on their way back to
     /// the contacts.
-    contact_impulses: Vec<[(Real, Real); 2]>,
+    contact_impulses: Vec<ContactImpulses>,
     /// The contacts the impulses go to, borrowed for the write: kept empty
     /// between steps as a buffer of pointer-sized elements (see
     /// [`recycle`]).
@@ -602,7 +603,7 @@ impl Solver {
         let contact_order = if self.contacts_grouped { &self.grouped_contacts } else { &self.graph.contacts };
         let gathered = &mut self.contact_impulses;
         gathered.clear();
-        gathered.resize(self.contact_places.len(), [(0.0, 0.0); 2]);
+        gathered.resize(self.contact_places.len(), ContactImpulses::default());
         // Bodies are integrated as wide as the contacts are bundled.
         let eight = self.bundles.eight_lanes();
         let view = ColorView {

@@ -1,7 +1,10 @@
 //! The [`World`]: it owns bodies, colliders, joints and contacts, and steps them.
 
 mod chains;
+mod explosion;
+mod hooks;
 mod joints;
+mod mover;
 mod queries;
 mod step;
 
@@ -18,6 +21,7 @@ use crate::contact_set::{ContactParts, ContactSet};
 use crate::events::{ContactEvent, ContactHitEvent, Events, SensorEvent};
 use crate::finalize::FinalizeBuffers;
 use crate::free_slots::FreeSlots;
+use crate::hooks::Hooks;
 use crate::island::Islands;
 use crate::joint::Joint;
 use crate::narrow_phase::NarrowPhase;
@@ -56,6 +60,8 @@ pub struct World {
     pub(crate) free_slots: FreeSlots,
     pub(crate) islands: Islands,
     pub(crate) events: Events,
+    /// The contact hooks (`hooks.rs`): shared by clones, not in snapshots.
+    pub(crate) hooks: Hooks,
     pub(crate) profile: StepProfile,
     /// Each subsystem's buffers, reused from step to step so that a warm step
     /// allocates nothing.
@@ -96,6 +102,7 @@ impl Clone for World {
             free_slots: self.free_slots.clone(),
             islands: self.islands.clone(),
             events: self.events.clone(),
+            hooks: self.hooks.clone(),
             profile: self.profile,
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
@@ -146,6 +153,7 @@ impl World {
             free_slots: FreeSlots::default(),
             islands: Islands::new(tag),
             events: Events::default(),
+            hooks: Hooks::default(),
             profile: StepProfile::default(),
             narrow: NarrowPhase::default(),
             solver: Solver::default(),
@@ -349,6 +357,7 @@ impl World {
             islands: &mut self.islands,
             events: &mut self.events,
             settings: &self.settings,
+            hooks: &self.hooks,
         };
         (&mut self.contacts, &mut self.broad_phase, parts)
     }

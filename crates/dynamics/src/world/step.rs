@@ -8,13 +8,13 @@
 //! | 1 | the last step's events cleared (unless kept) | `events.rs` | `Events::clear` |
 //! | 2 | bodies and joints changed by the user woken | `island.rs` | `Islands::wake_requested`, `Islands::wake_changed_joints` |
 //! | 3 | bounds of bodies added or moved refreshed | `broad_phase.rs` | `BroadPhase::refresh_stale` |
-//! | 4 | broad phase: pairs that began and ended make and destroy contacts | `contact_set.rs` | `ContactSet::follow_pairs` (over `BroadPhase::update_pairs`) |
-//! | 5 | narrow phase: every contact with an awake body refreshed; its events, wake-ups and island links | `narrow_phase.rs` | `NarrowPhaseStep::update_contacts` |
+//! | 4 | broad phase: pairs that began and ended make and destroy contacts (the custom filter asked about new pairs) | `contact_set.rs` | `ContactSet::follow_pairs` (over `BroadPhase::update_pairs`) |
+//! | 5 | narrow phase: every contact with an awake body refreshed (the pre-solve hook asked about opted-in ones); its events, wake-ups and island links | `narrow_phase.rs` | `NarrowPhaseStep::update_contacts` |
 //! | 6 | the awake bodies and their constraints gathered and coloured | `solver/soft_step.rs`, `narrow_phase.rs` | `Solver::gather_bodies`, `Solver::gather_constraints`, `NarrowPhase::complete_manifolds` |
 //! | 7 | joints prepared | `solver/soft_step.rs` | `Solver::prepare` |
 //! | 8 | the substeps on the solver's team (its passes listed in `solver/soft_step.rs`) | `solver/soft_step.rs` | `Solver::run_substeps` |
 //! | 9 | impulses stored for the next step's warm start | `solver/soft_step.rs` | `Solver::store_impulses` |
-//! | 10 | finalisation: poses written back, fast bodies swept, sleep timers, bounds and proxies | `finalize.rs` | `Finalize::finalize` |
+//! | 10 | finalisation: poses written back, fast bodies swept (the pre-solve hook asked before a sweep stops at an opted-in collider), sleep timers, bounds and proxies | `finalize.rs` | `Finalize::finalize` |
 //! | 11 | resting islands put to sleep | `island.rs` | `Islands::sleep_resting` |
 //!
 //! Around the list, [`World::step`] chooses whether the step shares its work
@@ -141,6 +141,7 @@ impl World {
             awake: &mut self.awake,
             events: &mut self.events,
             narrow: &mut self.narrow,
+            hooks: &self.hooks,
             threads: self.threads,
         }
         .update_contacts();
@@ -216,6 +217,7 @@ impl World {
             profile: &mut self.profile,
             threads: self.threads,
             buffers: &mut self.finish,
+            hooks: &self.hooks,
         }
         .finalize(dt);
     }
@@ -232,29 +234,47 @@ impl World {
 
 /// The times of a step's stages from one clock reading per boundary between
 /// stages: a reading costs some tens of nanoseconds, which the step of a
-/// small world (a few microseconds) notices.
+/// small world (a few microseconds) notices. Where the platform has no
+/// clock ([`now`]), every time reads zero.
 struct Laps {
-    start: Instant,
-    last: Instant,
+    start: Option<Instant>,
+    last: Option<Instant>,
+}
+
+/// A clock reading, where the platform has a clock: WebAssembly without a
+/// host's help (`wasm32-unknown-unknown`) has none, and `Instant::now`
+/// panics there.
+fn now() -> Option<Instant> {
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    let now = None;
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    let now = Some(Instant::now());
+    now
 }
 
 impl Laps {
     fn start() -> Self {
-        let now = Instant::now();
+        let now = now();
         Self { start: now, last: now }
     }
 
     /// The time since the last lap (or the start).
     fn lap(&mut self) -> Duration {
-        let now = Instant::now();
-        let lap = now - self.last;
+        let now = now();
+        let lap = match (now, self.last) {
+            (Some(now), Some(last)) => now - last,
+            _ => Duration::ZERO,
+        };
         self.last = now;
         lap
     }
 
     /// The time from the start to the last lap.
     fn total(&self) -> Duration {
-        self.last - self.start
+        match (self.last, self.start) {
+            (Some(last), Some(start)) => last - start,
+            _ => Duration::ZERO,
+        }
     }
 }
 
