@@ -669,3 +669,107 @@ fn a_character_in_a_wedge_between_two_walls_settles() {
     assert!(c.position.x.abs() < 1e-3, "x = {}", c.position.x);
     assert!((c.position.y - (0.6 + HALF_HEIGHT)).abs() < 4.0 * SLOP, "y = {}", c.position.y);
 }
+
+/// A flat floor with its top at y = 0 and, on it, a step whose face is at
+/// x = `face` and whose top is at y = `height`, 10 m deep.
+fn floor_and_step(face: Real, height: Real) -> World {
+    let mut w = world();
+    fixed_box(&mut w, 0.0, -0.5, 20.0, 0.5, 0.0);
+    fixed_box(&mut w, face + 5.0, 0.5 * height, 5.0, 0.5 * height, 0.0);
+    w
+}
+
+#[test]
+fn a_character_walks_up_a_step_lower_than_its_radius() {
+    // A 0.1 m step, its face at x = 1. Standing on the floor, the lower
+    // circle's centre is at y = 0.3, 0.2 above the step's top corner, so the
+    // circle first meets the corner (not the face) where its centre is
+    // √(0.3² - 0.2²) = √0.05 ≈ 0.224 short of it: at x ≈ 0.776, with the
+    // normal (-√0.05, 0.2) / 0.3 ≈ (-0.75, 0.67). That normal leans up: the
+    // solver slides the walk up and over the corner. Once over, the top face
+    // holds the character as the floor did, a slop in at most: its bottom at
+    // 0.1 less at most a slop (and never above 0.1, where gravity would pull
+    // it down again), its middle 0.1 + 0.5 + 0.3 = 0.9 up. On top it walks
+    // at 4 m/s again, 4/60 m a frame.
+    let (face, height) = (1.0, 0.1);
+    let w = floor_and_step(face, height);
+    let bottom = |c: &Character| c.position.y - HALF_HEIGHT - RADIUS;
+    let mut c = Character::new(0.0, HALF_HEIGHT + RADIUS);
+    c.move_by(&w);
+    assert!(c.grounded(), "standing on the floor: {:?}", c.planes);
+    let first_touch = face - (RADIUS * RADIUS - (RADIUS - height) * (RADIUS - height)).sqrt();
+    let mut climbing_from = None;
+    let mut on_top = Vec::new();
+    for frame in 0..90 {
+        let before = c.position;
+        c.walk(&w, 4.0);
+        let depth = c.depth_in(&w);
+        assert!(depth <= 2.0 * SLOP, "frame {frame}: {depth} m into the floor or the step");
+        assert!(bottom(&c) <= height + 1e-4, "frame {frame}: hopped to {}", bottom(&c));
+        if climbing_from.is_none() && bottom(&c) > SLOP {
+            climbing_from = Some((before.x, c.position.x));
+        }
+        if frame >= 30 {
+            // Long since over the corner: standing on the top face.
+            assert!(c.grounded(), "frame {frame}: not on the step's top: {:?}", c.planes);
+            assert!(c.position.x > face, "frame {frame}: x = {}", c.position.x);
+            assert!(
+                bottom(&c) >= height - 2.0 * SLOP,
+                "frame {frame}: bottom {} under the top {height}",
+                bottom(&c)
+            );
+            on_top.push(c.position);
+        }
+    }
+    // It started up at the corner, within the frame's walk of the first touch.
+    let (from, to) = climbing_from.expect("never left the floor");
+    assert!(from <= first_touch && first_touch <= to + 4.0 * DT, "climbed from {from}..{to}");
+    // No jitter on top: its height the same to well under a slop, frame
+    // after frame, and the full walking speed back.
+    let (low, high) = on_top.iter().fold((Real::MAX, Real::MIN), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
+    assert!(high - low < 0.1 * SLOP, "height on top varies over {low}..{high}");
+    for pair in on_top.windows(2) {
+        let dx = pair[1].x - pair[0].x;
+        assert!((dx - 4.0 * DT).abs() < 1e-4, "walked {dx} in a frame on top");
+    }
+    assert!((bottom(&c) - (height - SLOP)).abs() <= SLOP, "bottom {}", bottom(&c));
+    // 90 frames at 4/60 m would be 6 m; the corner slows it for a few
+    // frames only, so it is well past the face.
+    assert!(c.position.x > face + 4.0, "x = {}", c.position.x);
+}
+
+#[test]
+fn a_character_stops_at_a_step_taller_than_its_radius() {
+    // A 0.6 m step, its face at x = 1. The step's top corner (y = 0.6) is
+    // above the lower circle's centre (y = 0.3), so the capsule meets the
+    // face with its side: the plane's normal is (-1, 0), with nothing up in
+    // it to slide along. The character stops with its side on the face, its
+    // middle at x = 1 - 0.3 (at most a slop further, the slop the solver
+    // leaves it inside), still standing on the floor (middle at 0.8), and
+    // clipping takes all of its walk into the face: velocity.x = 0.
+    let (face, height) = (1.0, 0.6);
+    let w = floor_and_step(face, height);
+    let mut c = Character::new(0.0, HALF_HEIGHT + RADIUS);
+    c.move_by(&w);
+    assert!(c.grounded(), "standing on the floor: {:?}", c.planes);
+    let mut last = c.position;
+    for frame in 0..90 {
+        c.walk(&w, 4.0);
+        let depth = c.depth_in(&w);
+        assert!(depth <= 2.0 * SLOP, "frame {frame}: {depth} m into the floor or the step");
+        assert!(c.position.x <= face - RADIUS + 2.0 * SLOP, "frame {frame}: x = {}", c.position.x);
+        assert!(
+            (c.position.y - (HALF_HEIGHT + RADIUS)).abs() <= SLOP,
+            "frame {frame}: climbing, y = {}",
+            c.position.y
+        );
+        // 0.7 m to the face at 4/60 m a frame: there by frame 11.
+        if frame >= 12 {
+            assert!(c.grounded(), "frame {frame}: lost the floor: {:?}", c.planes);
+            assert!(c.velocity.x.abs() <= 1e-4, "frame {frame}: still pushing {:?}", c.velocity);
+            assert!((c.position - last).norm() <= 1e-4, "frame {frame}: moved {:?}", c.position - last);
+        }
+        last = c.position;
+    }
+    assert!((c.position.x - (face - RADIUS)).abs() <= 1.5 * SLOP, "x = {}", c.position.x);
+}
