@@ -113,7 +113,21 @@ cp target/bindgen-simd/lamina2d_wasm.js pkg/raw/
 cp target/bindgen-simd/lamina2d_wasm_bg.wasm pkg/raw/lamina2d_simd.wasm
 cp target/bindgen-nosimd/lamina2d_wasm_bg.wasm pkg/raw/lamina2d_nosimd.wasm
 cp js/*.js lamina2d.d.ts README.md pkg/
-sed 's#"\./pkg/#"./#g' package.json > pkg/package.json
+# The package's manifest, as published from web/pkg: its paths relative to
+# pkg/, everything in it shipped, and no scripts or devDependencies (they
+# serve the repository: the tests, the demo, the benchmark).
+node -e '
+const m = JSON.parse(require("fs").readFileSync("package.json", "utf8"));
+const strip = (v) => (typeof v === "string" ? v.replace(/^\.\/pkg\//, "./") : v);
+const walk = (v) => Array.isArray(v) ? v.map(walk)
+    : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+    : strip(v);
+const out = walk(m);
+delete out.files;
+delete out.scripts;
+delete out.devDependencies;
+process.stdout.write(JSON.stringify(out, null, 2) + "\n");
+' > pkg/package.json
 for f in pkg/raw/*.wasm; do
     printf '%s: %d bytes, %d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9 -c "$f" | wc -c)"
 done

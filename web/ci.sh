@@ -34,7 +34,7 @@ if [ ! -x /usr/bin/chromium ]; then
     DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends chromium
 fi
 # A missing browser or playwright-core fails here rather than skipping.
-LAMINA_REQUIRE_BROWSER=1 node --test test/browser/
+LAMINA_REQUIRE_BROWSER=1 node --test test/browser/*.test.mjs
 
 section "the benchmark against planck.js, matter.js and Rapier, a few steps of each (does it run?)"
 node bench/compare.mjs --quick

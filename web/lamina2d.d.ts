@@ -118,7 +118,7 @@ export interface WheelJointOptions extends JointOptions, SpringOptions, LimitOpt
     motorSpeed?: number;
     maxMotorTorque?: number;
 }
-export interface MotorJointOptions extends JointOptions, SpringOptions {
+export interface MotorJointOptions extends JointOptions {
     maxForce?: number;
     maxTorque?: number;
 }

@@ -41,6 +41,7 @@ export function wasmFileName(simd = simdSupported()) {
 }
 
 let loaded = null;
+let loading = null;
 
 /** Which build is loaded: "simd", "nosimd", or null before loading. */
 export function loadedBuild() {
@@ -52,12 +53,19 @@ export function loadedBuild() {
  * WebAssembly.Module) or from the build beside this file that the runtime
  * runs. Resolves when the API is ready.
  */
-export default async function init(input) {
-    if (loaded !== null) return;
-    const simd = simdSupported();
-    const source = input ?? new URL(`./raw/${wasmFileName(simd)}`, import.meta.url);
-    await rawInit({ module_or_path: source });
-    loaded = input === undefined ? (simd ? "simd" : "nosimd") : "given";
+export default function init(input) {
+    // Calls made while the module loads wait for the same load.
+    loading ??= (async () => {
+        if (loaded !== null) return;
+        const simd = simdSupported();
+        const source = input ?? new URL(`./raw/${wasmFileName(simd)}`, import.meta.url);
+        await rawInit({ module_or_path: source });
+        loaded = input === undefined ? (simd ? "simd" : "nosimd") : "given";
+    })().catch((error) => {
+        loading = null; // a later call may try again, from another source
+        throw error;
+    });
+    return loading;
 }
 
 /** Loads the compiled module synchronously from its bytes or a WebAssembly.Module. */
@@ -230,13 +238,22 @@ const COLLIDER_OPTIONS = [
 
 const QUERY_OPTIONS = ["excludeBody", "excludeSensors"];
 
+// What `World.#around` passes the constructor in place of settings: a World
+// made around a RawWorld that exists already (restore, clone) still runs the
+// constructor, which gives it the class's private methods.
+const AROUND = Symbol("around a RawWorld");
+
 /** A physics world: bodies, their colliders and joints, stepped in time. */
 export class World {
     /**
      * `new World({ gravity: [0, -10], substeps: 4, ... })`: every field of the
      * engine's WorldSettings by its camelCase name.
      */
-    constructor(settings) {
+    constructor(settings, rawWorld) {
+        if (settings === AROUND) {
+            states.set(this, { raw: rawWorld, refusal: null, freed: false });
+            return;
+        }
         const given = options("new World", settings, ["gravity", ...Object.keys(SETTINGS)]);
         const s = unbound(() => new raw.Settings());
         try {
@@ -261,9 +278,7 @@ export class World {
 
     /** A World around a RawWorld already made (restore, clone). */
     static #around(rawWorld) {
-        const world = Object.create(World.prototype);
-        states.set(world, { raw: rawWorld, refusal: null, freed: false });
-        return world;
+        return new World(AROUND, rawWorld);
     }
 
     /** The world saved by `snapshot()`: it steps on bit for bit as the original. */

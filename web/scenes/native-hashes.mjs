@@ -17,6 +17,7 @@ export function nativeHashes() {
         cwd: web,
         encoding: "utf8",
         stdio: ["ignore", "pipe", "inherit"],
+        timeout: 900_000, // a cold release build of the engine
     });
     return JSON.parse(out);
 }

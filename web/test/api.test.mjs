@@ -137,11 +137,12 @@ test("positions() and angles() are Float32Array views in key order", () => {
     const p = w.positions();
     assert.ok(p instanceof Float32Array);
     assert.deepEqual(Array.from(p), [0, 0, 1, 10, 2, 20]);
+    // A view: its buffer is the module's memory (read before the next call,
+    // which may grow the memory and detach it).
+    assert.ok(p.buffer.byteLength > p.byteLength);
     const a = w.angles();
     assert.ok(a instanceof Float32Array && a.length === 3);
     assert.ok(Math.abs(a[2] - 0.2) < 1e-6);
-    // A view: its buffer is the module's memory, shared by every view.
-    assert.ok(p.buffer.byteLength > p.byteLength);
     assert.deepEqual(w.bodies().map((b) => b.key), bodies.map((b) => b.key));
     w.free();
 });
@@ -163,6 +164,17 @@ test("a snapshot restores a world that steps on bit for bit; so does a clone", (
     assert.equal(copy.stateHash(), w.stateHash());
     assert.equal(typeof w.stateHash(), "bigint");
     assert.throws(() => World.restore(new Uint8Array([1, 2, 3])), LaminaError);
+    // A restored world and a copy take every call a new world does: joints,
+    // queries, their errors.
+    for (const x of [restored, copy]) {
+        const a = x.addBody("dynamic", { position: [5, 5] });
+        const b = x.addBody("dynamic", { position: [6, 5] });
+        x.addCollider(b, new Circle(0.5));
+        assert.ok(x.addRevoluteJoint(a, b, { anchor: [5.5, 5] }).isValid);
+        assert.equal(x.castRay([6, 8], [0, -4]).body.key, b.key);
+        assert.deepEqual(x.queryPoint([6, 5]).map((c) => c.body.key), [b.key]);
+        assert.throws(() => x.castRay([0, 0], [0, 1], { excludeBody: 3 }), LaminaError);
+    }
     for (const x of [w, restored, copy]) x.free();
 });
 

@@ -17,6 +17,7 @@ function wasmHashes(simd) {
     const out = execFileSync(process.execPath, [`${web}scenes/hash-scenes.mjs`, String(STEPS)], {
         env: { ...process.env, LAMINA_SIMD: simd ? "1" : "0" },
         encoding: "utf8",
+        timeout: 120_000,
     });
     return JSON.parse(out);
 }

@@ -3,7 +3,7 @@
 // dragging work. It reads the physics through the page's test hook,
 // `window.laminaDemo`, and the pixels through the canvas.
 //
-//   node --test web/test/browser/      (or: node web/test/browser/demo.test.mjs)
+//   node --test web/test/browser/*.test.mjs   (or: node web/test/browser/demo.test.mjs)
 //
 // It needs web/pkg (web/build.sh), playwright-core (`npm ci` in web/) and
 // Debian's Chromium at /usr/bin/chromium. Without the last two it skips,
@@ -59,6 +59,7 @@ if (missing !== null && process.env.LAMINA_REQUIRE_BROWSER === "1") {
 const skip = missing ?? false;
 
 let server = null;
+let native = null; // the native state hashes of the determinism scenes
 let context = null;
 let profile = null;
 let page = null;
@@ -67,6 +68,9 @@ const problems = []; // console errors, uncaught exceptions, failed requests
 before(async () => {
     if (skip) return;
     assert.ok(existsSync(join(WEB, "pkg/raw/lamina2d_simd.wasm")), "web/pkg is not built (web/build.sh)");
+    // Before the tests and their time limits: on a fresh checkout this
+    // builds the native helper (a minute or two).
+    native = nativeHashes();
     ({ server } = await serve(0));
     profile = await mkdtemp(join(tmpdir(), "lamina2d-chromium-"));
     context = await playwright.chromium.launchPersistentContext(profile, {
@@ -226,7 +230,6 @@ test("the canvas shows the scene; a screenshot goes to web/target/demo.png", { s
 // own (a page loads one build): the native build's state hashes, bit for bit.
 for (const build of ["simd", "nosimd"]) {
     test(`Chromium's ${build} build gives the native state hashes`, { skip, timeout: 2 * TEST_MS }, async () => {
-        const native = nativeHashes();
         const { port } = server.address();
         const hashPage = await context.newPage();
         try {
