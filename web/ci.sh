@@ -18,7 +18,7 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 
 section "the native state hashes of the determinism scenes (1 and 2 threads)"
-cargo run --quiet --release -p lamina2d-native-hashes > target/native-hashes.json
+cargo run --quiet --profile hashes -p lamina2d-native-hashes > target/native-hashes.json
 cat target/native-hashes.json
 
 section "node --test test/*.test.mjs (the Node suite: no npm dependencies)"

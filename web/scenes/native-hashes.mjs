@@ -2,7 +2,7 @@
 // build (in Node and in Chromium, SIMD or not) must equal: from web/native-hashes
 // (JSON), through the file named by LAMINA_NATIVE_HASHES, else
 // web/target/native-hashes.json, else a fresh
-// `cargo run --release -p lamina2d-native-hashes` (slow the first time).
+// `cargo run --profile hashes -p lamina2d-native-hashes` (slow the first time).
 
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -13,7 +13,7 @@ const web = fileURLToPath(new URL("..", import.meta.url));
 export function nativeHashes() {
     const file = process.env.LAMINA_NATIVE_HASHES ?? `${web}target/native-hashes.json`;
     if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
-    const out = execFileSync("cargo", ["run", "--quiet", "--release", "-p", "lamina2d-native-hashes"], {
+    const out = execFileSync("cargo", ["run", "--quiet", "--profile", "hashes", "-p", "lamina2d-native-hashes"], {
         cwd: web,
         encoding: "utf8",
         stdio: ["ignore", "pipe", "inherit"],
