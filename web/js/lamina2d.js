@@ -573,27 +573,24 @@ export class World {
      * event may name a collider that has since been removed.
      */
     contactEvents() {
-        const flat = call(this, (r) => r.contactEvents());
-        const events = [];
-        for (let i = 0; i < flat.length; i += 3) {
-            events.push({
-                type: flat[i] === 1n ? "begin" : "end",
-                colliderA: new Collider(this, flat[i + 1]),
-                colliderB: new Collider(this, flat[i + 2]),
-            });
-        }
-        return events;
+        return this.#pairEvents(call(this, (r) => r.contactEvents()), "colliderA", "colliderB");
     }
 
     /** The sensor events, as contactEvents(): [{ type, sensor, visitor }]. */
     sensorEvents() {
-        const flat = call(this, (r) => r.sensorEvents());
+        return this.#pairEvents(call(this, (r) => r.sensorEvents()), "sensor", "visitor");
+    }
+
+    // Begin and end events of two colliders from the module's flat list,
+    // three numbers each (1 for begin, 0 for end, then the two keys), with
+    // the colliders under the names `first` and `second`.
+    #pairEvents(flat, first, second) {
         const events = [];
         for (let i = 0; i < flat.length; i += 3) {
             events.push({
                 type: flat[i] === 1n ? "begin" : "end",
-                sensor: new Collider(this, flat[i + 1]),
-                visitor: new Collider(this, flat[i + 2]),
+                [first]: new Collider(this, flat[i + 1]),
+                [second]: new Collider(this, flat[i + 2]),
             });
         }
         return events;

@@ -572,17 +572,22 @@ fn a_character_pushed_into_a_wall_never_enters_it_and_slides_along_it() {
     assert!((c.position.y - 2.0).abs() < 0.05, "y = {}", c.position.y);
 }
 
+/// A slope of `degrees` through the origin (the top face of a turned box)
+/// and a character standing on it at the origin, half a slop in: the lower
+/// circle's centre that much less than its radius off the surface.
+fn character_on_a_slope(degrees: Real) -> (World, Character) {
+    let angle = degrees.to_radians();
+    let mut w = world();
+    let n = Vec2::new(-angle.sin(), angle.cos());
+    fixed_box(&mut w, -0.5 * n.x, -0.5 * n.y, 30.0, 0.5, angle);
+    let foot = n * (RADIUS - 0.5 * SLOP);
+    (w, Character::new(foot.x, foot.y + HALF_HEIGHT))
+}
+
 #[test]
 fn a_character_climbs_a_30_degree_slope() {
     let angle = (30.0 as Real).to_radians();
-    let mut w = world();
-    // A slope through the origin: the top face of a turned box.
-    let n = Vec2::new(-angle.sin(), angle.cos());
-    fixed_box(&mut w, -0.5 * n.x, -0.5 * n.y, 30.0, 0.5, angle);
-    // Standing on it, half a slop in: the lower circle's centre that much
-    // less than its radius off the surface.
-    let foot = n * (RADIUS - 0.5 * SLOP);
-    let mut c = Character::new(foot.x, foot.y + HALF_HEIGHT);
+    let (w, mut c) = character_on_a_slope(30.0);
     let start = c.position;
     for _ in 0..2 {
         c.move_by(&w);
@@ -601,12 +606,7 @@ fn a_character_climbs_a_30_degree_slope() {
 
 #[test]
 fn a_60_degree_slope_is_no_ground_and_is_not_climbed() {
-    let angle = (60.0 as Real).to_radians();
-    let mut w = world();
-    let n = Vec2::new(-angle.sin(), angle.cos());
-    fixed_box(&mut w, -0.5 * n.x, -0.5 * n.y, 30.0, 0.5, angle);
-    let foot = n * (RADIUS - 0.5 * SLOP);
-    let mut c = Character::new(foot.x, foot.y + HALF_HEIGHT);
+    let (w, mut c) = character_on_a_slope(60.0);
     let start = c.position;
     c.move_by(&w);
     assert!(!c.planes.is_empty(), "touching the slope");

@@ -15,36 +15,37 @@ const BEGIN: u64 = 1;
 /// The first number of a contact or sensor event: it ended.
 const END: u64 = 0;
 
+/// Events that begin or end between two colliders, as three numbers each:
+/// [`BEGIN`] or [`END`], then the two keys that `split` names.
+fn flat_pairs<E>(events: &[E], split: impl Fn(&E) -> (bool, ColliderKey, ColliderKey)) -> Vec<u64> {
+    let mut out = Vec::with_capacity(3 * events.len());
+    for event in events {
+        let (begins, a, b) = split(event);
+        out.extend([if begins { BEGIN } else { END }, bits(a), bits(b)]);
+    }
+    out
+}
+
 #[wasm_bindgen]
 impl RawWorld {
     /// The contact events, three numbers each: [`BEGIN`] or [`END`], then
     /// the two colliders' keys.
     #[wasm_bindgen(js_name = contactEvents)]
     pub fn contact_events(&self) -> Vec<u64> {
-        let mut out = Vec::with_capacity(3 * self.world.contact_events().len());
-        for event in self.world.contact_events() {
-            let (kind, a, b) = match *event {
-                ContactEvent::Begin { a, b } => (BEGIN, a, b),
-                ContactEvent::End { a, b } => (END, a, b),
-            };
-            out.extend([kind, bits(a), bits(b)]);
-        }
-        out
+        flat_pairs(self.world.contact_events(), |e| match *e {
+            ContactEvent::Begin { a, b } => (true, a, b),
+            ContactEvent::End { a, b } => (false, a, b),
+        })
     }
 
     /// The sensor events, three numbers each: [`BEGIN`] or [`END`], then
     /// the sensor's key and the visitor's.
     #[wasm_bindgen(js_name = sensorEvents)]
     pub fn sensor_events(&self) -> Vec<u64> {
-        let mut out = Vec::with_capacity(3 * self.world.sensor_events().len());
-        for event in self.world.sensor_events() {
-            let (kind, sensor, visitor) = match *event {
-                SensorEvent::Begin { sensor, visitor } => (BEGIN, sensor, visitor),
-                SensorEvent::End { sensor, visitor } => (END, sensor, visitor),
-            };
-            out.extend([kind, bits(sensor), bits(visitor)]);
-        }
-        out
+        flat_pairs(self.world.sensor_events(), |e| match *e {
+            SensorEvent::Begin { sensor, visitor } => (true, sensor, visitor),
+            SensorEvent::End { sensor, visitor } => (false, sensor, visitor),
+        })
     }
 
     /// The hit events' colliders, two keys each, in the order of
