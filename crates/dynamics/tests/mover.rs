@@ -109,6 +109,21 @@ fn push_limit_holds_the_push() {
 }
 
 #[test]
+fn a_plane_with_a_nan_offset_or_normal_pushes_nothing() {
+    // Beside the floor of the first test, a plane made by hand with a NaN
+    // offset or normal: the floor alone decides, (1, -slop), as there; the
+    // bad plane neither pushes nor throws the mover out of the world.
+    for bad in
+        [CollisionPlane::new(Vec2::x(), Real::NAN), CollisionPlane::new(Vec2::new(Real::NAN, 0.0), 0.1)]
+    {
+        let mut planes = [CollisionPlane::new(Vec2::y(), 0.0), bad];
+        let s = solve_planes(Vec2::new(1.0, -0.5), &mut planes);
+        assert!(near(s.translation, Vec2::new(1.0, -SLOP), 1e-6), "{:?}", s.translation);
+        assert_eq!(planes[1].push, 0.0);
+    }
+}
+
+#[test]
 fn clip_vector_by_hand() {
     let pushed = |n: Vec2| CollisionPlane { push: 0.1, ..CollisionPlane::new(n, 0.0) };
     // Against the floor that pushed: the downward part goes, the rest stays.
