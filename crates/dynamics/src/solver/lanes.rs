@@ -8,9 +8,10 @@
 //! (`avx.rs`). Only operations that IEEE 754 rounds exactly the same way on
 //! every target are used — add, subtract, multiply, divide, square root,
 //! compare, select —
-//! never a fused multiply-add, and `max` and `min` are written as
-//! compare-and-select, because the instructions behind `maxps` and NEON's
-//! `fmaxnm` disagree on the sign of a zero result. So the lane width never
+//! never a fused multiply-add, and `max` and `min` are compare-and-select
+//! (`a > b ? a : b`; WebAssembly's `pmax` and `pmin` are defined as exactly
+//! that), because the instructions behind `maxps` and NEON's `fmaxnm`
+//! disagree on the sign of a zero result. So the lane width never
 //! changes a result: each lane computes exactly what it would alone.
 
 use std::fmt::Debug;
@@ -79,6 +80,19 @@ pub(crate) trait Lanes:
     fn simd_le(self, o: Self) -> Self;
     /// Per lane, `self == o`.
     fn simd_eq(self, o: Self) -> Self;
+    /// Per lane, the larger of `self` and `o` (`o` when they compare equal,
+    /// or when either is NaN): `self > o ? self : o`. Not `maxps`'s or
+    /// NEON's rule for zeros of either sign; the same bits on every target.
+    #[inline(always)]
+    fn lane_max(self, o: Self) -> Self {
+        self.simd_gt(o).select(self, o)
+    }
+    /// Per lane, the smaller of `self` and `o` (`o` when they compare equal,
+    /// or when either is NaN): `self < o ? self : o`.
+    #[inline(always)]
+    fn lane_min(self, o: Self) -> Self {
+        self.simd_lt(o).select(self, o)
+    }
     /// This mask: `if_true` where set, `if_false` elsewhere.
     fn select(self, if_true: Self, if_false: Self) -> Self;
     /// True when this mask is set in some lane.
@@ -157,6 +171,20 @@ impl Lanes for Wide {
     fn select(self, if_true: Self, if_false: Self) -> Self {
         Wide::select(self, if_true, if_false)
     }
+    // WebAssembly's `pmax(x, y)` is defined as `x < y ? y : x`, so
+    // `pmax(o, self)` is exactly `self > o ? self : o`, in one instruction
+    // (`maxps`) where compare-and-select takes four.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64")))]
+    #[inline(always)]
+    fn lane_max(self, o: Self) -> Self {
+        simd128::pmax(o, self)
+    }
+    // `pmin(x, y)` is `y < x ? y : x`: `pmin(o, self)` is `self < o ? self : o`.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64")))]
+    #[inline(always)]
+    fn lane_min(self, o: Self) -> Self {
+        simd128::pmin(o, self)
+    }
     #[inline(always)]
     fn any(self) -> bool {
         Wide::any(self)
@@ -182,14 +210,26 @@ impl Lanes for Wide {
         {
             sse::gather(rows)
         }
-        #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64")))]
+        {
+            simd128::gather(rows)
+        }
+        #[cfg(not(any(
+            all(target_arch = "x86_64", not(feature = "f64")),
+            all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64"))
+        )))]
         std::array::from_fn(|f| Wide::new(std::array::from_fn(|l| rows[l][f])))
     }
     #[inline(always)]
     fn scatter_rows(columns: &[Self; 8], mut store: impl FnMut(usize, &[Real; 8])) {
         #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
         let rows = sse::scatter(columns);
-        #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64")))]
+        let rows = simd128::scatter(columns);
+        #[cfg(not(any(
+            all(target_arch = "x86_64", not(feature = "f64")),
+            all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64"))
+        )))]
         let rows: [[Real; 8]; LANES] = {
             let columns = columns.map(|c| c.to_array());
             std::array::from_fn(|l| std::array::from_fn(|f| columns[f][l]))
@@ -254,6 +294,86 @@ mod sse {
     }
 }
 
+/// The same transposes as [`sse`] in WebAssembly's SIMD instructions, for
+/// builds with `simd128`: each shuffle below is one that engines lower to a
+/// single x86 or ARM instruction (the interleaves of 32- and 64-bit halves).
+/// Built element by element, the rows compiled to a scalar load and a lane
+/// insert per number, and a lane extraction and a scalar store back.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64")))]
+mod simd128 {
+    use std::arch::wasm32::*;
+
+    use super::{LANES, Wide};
+
+    const _: () = assert!(std::mem::size_of::<Wide>() == std::mem::size_of::<v128>());
+
+    /// A `Wide` as the `v128` it is made of.
+    #[inline(always)]
+    fn raw(w: Wide) -> v128 {
+        // SAFETY: with simd128, a `Wide` is one `v128` (sizes checked above).
+        unsafe { std::mem::transmute::<Wide, v128>(w) }
+    }
+
+    /// A `v128` of four `f32`s as a `Wide`.
+    #[inline(always)]
+    fn wide(v: v128) -> Wide {
+        // SAFETY: as in `raw`; every bit pattern is four `f32`s.
+        unsafe { std::mem::transmute::<v128, Wide>(v) }
+    }
+
+    /// `x < y ? y : x` per lane (WebAssembly's `f32x4.pmax`).
+    #[inline(always)]
+    pub(super) fn pmax(x: Wide, y: Wide) -> Wide {
+        wide(f32x4_pmax(raw(x), raw(y)))
+    }
+
+    /// `y < x ? y : x` per lane (WebAssembly's `f32x4.pmin`).
+    #[inline(always)]
+    pub(super) fn pmin(x: Wide, y: Wide) -> Wide {
+        wide(f32x4_pmin(raw(x), raw(y)))
+    }
+
+    /// The 4 × 4 block whose rows are `r`, transposed: pairs of rows
+    /// interleaved by 32-bit lanes, then the results by 64-bit halves.
+    #[inline(always)]
+    fn transpose(r: [v128; 4]) -> [v128; 4] {
+        let (t0, t1) = (i32x4_shuffle::<0, 4, 1, 5>(r[0], r[1]), i32x4_shuffle::<2, 6, 3, 7>(r[0], r[1]));
+        let (t2, t3) = (i32x4_shuffle::<0, 4, 1, 5>(r[2], r[3]), i32x4_shuffle::<2, 6, 3, 7>(r[2], r[3]));
+        [
+            i64x2_shuffle::<0, 2>(t0, t2),
+            i64x2_shuffle::<1, 3>(t0, t2),
+            i64x2_shuffle::<0, 2>(t1, t3),
+            i64x2_shuffle::<1, 3>(t1, t3),
+        ]
+    }
+
+    /// `rows` as eight lanes: lane `f` holds number `f` of every row.
+    #[inline(always)]
+    pub(super) fn gather(rows: [&[f32; 8]; LANES]) -> [Wide; 8] {
+        // SAFETY: each load reads four of a row's eight `f32`s (WebAssembly's
+        // `v128.load` takes any alignment).
+        let half = |h: usize| transpose(rows.map(|r| unsafe { v128_load(r.as_ptr().add(4 * h).cast()) }));
+        let ([a, b, c, d], [e, f, g, k]) = (half(0), half(1));
+        [a, b, c, d, e, f, g, k].map(wide)
+    }
+
+    /// The inverse of [`gather`]: the four rows of eight held by `columns`.
+    #[inline(always)]
+    pub(super) fn scatter(columns: &[Wide; 8]) -> [[f32; 8]; LANES] {
+        let c = columns.map(raw);
+        let (low, high) = (transpose([c[0], c[1], c[2], c[3]]), transpose([c[4], c[5], c[6], c[7]]));
+        let mut rows = [[0.0; 8]; LANES];
+        for (l, row) in rows.iter_mut().enumerate() {
+            // SAFETY: each store writes four of the row's eight `f32`s.
+            unsafe {
+                v128_store(row.as_mut_ptr().cast(), low[l]);
+                v128_store(row.as_mut_ptr().add(4).cast(), high[l]);
+            }
+        }
+        rows
+    }
+}
+
 /// Zero in every lane.
 #[cfg(test)]
 pub(crate) const ZERO: Wide = Wide::splat(0.0);
@@ -264,13 +384,13 @@ pub(crate) const ONE: Wide = Wide::splat(1.0);
 /// The larger of `a` and `b` per lane (`b` when they compare equal).
 #[inline(always)]
 pub(crate) fn max<W: Lanes>(a: W, b: W) -> W {
-    a.simd_gt(b).select(a, b)
+    a.lane_max(b)
 }
 
 /// The smaller of `a` and `b` per lane (`b` when they compare equal).
 #[inline(always)]
 pub(crate) fn min<W: Lanes>(a: W, b: W) -> W {
-    a.simd_lt(b).select(a, b)
+    a.lane_min(b)
 }
 
 /// `if_true` where `mask` is set, `if_false` elsewhere.
@@ -422,6 +542,13 @@ mod tests {
         assert_eq!(min(a, b).to_array(), cycled([0.5, -2.0, 3.0, -0.0]));
         // Equal values give `b`, whatever the sign of zero: the same on every target.
         assert!(max(a, b).to_array()[3].is_sign_negative());
+        // So does a NaN on either side (no clamp in the solver meets one from
+        // finite input; this pins the rule all targets share).
+        let nan = Wide::splat(Real::NAN);
+        assert_eq!(max(nan, ONE).to_array(), ONE.to_array());
+        assert!(max(ONE, nan).to_array()[0].is_nan());
+        assert_eq!(min(nan, ONE).to_array(), ONE.to_array());
+        assert!(min(ONE, nan).to_array()[0].is_nan());
     }
 
     #[test]
