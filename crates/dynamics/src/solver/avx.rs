@@ -388,6 +388,29 @@ impl Lanes for Avx8 {
             store(l, Avx8(*row).as_array());
         }
     }
+    /// The first halves of the rows alone: one transpose of quads.
+    #[inline(always)]
+    fn gather_low_rows<'a>(row: impl Fn(usize) -> &'a [f32; 8]) -> [Self; 4] {
+        let rows: [&[f32; 8]; 8] = std::array::from_fn(row);
+        // SAFETY: as in `gather_rows`.
+        let halves = |l: usize| unsafe {
+            let low = _mm256_castps128_ps256(_mm_loadu_ps(rows[l].as_ptr()));
+            _mm256_insertf128_ps::<1>(low, _mm_loadu_ps(rows[l + 4].as_ptr()))
+        };
+        transpose_quads([halves(0), halves(1), halves(2), halves(3)])
+    }
+    /// Row `k` of the quads' transpose holds the first half of lane `k`'s
+    /// row in its low half and of lane `k + 4`'s in its high half.
+    #[inline(always)]
+    fn scatter_low_rows(columns: &[Self; 4], mut store: impl FnMut(usize, &[f32; 4])) {
+        let quads = transpose_quads(columns.map(|c| c.0));
+        for (k, quad) in quads.iter().enumerate() {
+            let [low, high] = [&quad.as_array()[..4], &quad.as_array()[4..]]
+                .map(|half| <&[f32; 4]>::try_from(half).expect("four numbers"));
+            store(k, low);
+            store(k + 4, high);
+        }
+    }
 }
 
 /// The 4 × 4 matrices in the low and in the high halves of `r`, each
@@ -509,7 +532,8 @@ mod tests {
     }
 
     /// Rows gathered into lanes hold each row's numbers in its lane, and
-    /// scattered back give the rows again, for both widths.
+    /// scattered back give the rows again, for both widths, whole and by
+    /// their first halves.
     #[test]
     fn rows_gather_into_lanes_and_scatter_back() {
         fn check<W: Lanes>() {
@@ -524,6 +548,20 @@ mod tests {
             let mut stored = vec![[0.0; 8]; W::N];
             W::scatter_rows(&columns, |l, row| stored[l] = *row);
             assert_eq!(stored, rows);
+            // The first halves alone: the same four lanes, and back over the
+            // first half of each row, the second half untouched.
+            let low = W::gather_low_rows(|l| &rows[l]);
+            for (f, column) in low.iter().enumerate() {
+                for l in 0..W::N {
+                    assert_eq!(column.lane(l), columns[f].lane(l), "lane {l}, number {f}");
+                }
+            }
+            let mut halves = vec![[-1.0; 8]; W::N];
+            W::scatter_low_rows(&low, |l, half| halves[l][..4].copy_from_slice(half));
+            for (l, (half, row)) in halves.iter().zip(&rows).enumerate() {
+                assert_eq!(half[..4], row[..4], "lane {l}");
+                assert_eq!(half[4..], [-1.0; 4], "lane {l}");
+            }
         }
         check::<Wide>();
         if available() {

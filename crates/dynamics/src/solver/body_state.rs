@@ -128,14 +128,16 @@ impl<'a> States<'a> {
         unsafe { &*state.cast::<[Real; 8]>() }
     }
 
-    /// Writes body `i`'s whole state from a row laid out as [`States::row`]
-    /// gives it; immovable bodies are left alone.
+    /// Writes the first half of body `i`'s row (velocity x, y, angular
+    /// velocity and motion x, laid out as [`States::row`] gives them);
+    /// immovable bodies are left alone.
     #[inline(always)]
-    pub fn store_row(&self, i: u32, row: &[Real; 8]) {
+    pub fn store_low(&self, i: u32, half: &[Real; 4]) {
         if let Some(s) = self.slot(i) {
             // SAFETY: in bounds; index `i` belongs to one constraint of this
-            // colour, which only one thread solves; the layout is as in `row`.
-            unsafe { s.cast::<[Real; 8]>().write(*row) }
+            // colour, which only one thread solves; the first four numbers
+            // of the row, laid out as in `row`.
+            unsafe { s.cast::<[Real; 4]>().write(*half) }
         }
     }
 
@@ -244,13 +246,28 @@ impl<W: Lanes> BodiesW<W> {
         sane.scatter_velocity(states, indices);
     }
 
-    /// Writes the velocities back to the bodies `indices` (with the motion
-    /// as gathered: a body belongs to one lane of one bundle of a colour, so
-    /// nothing else changed it meanwhile, and whole rows store faster).
+    /// Loads the velocities of the bodies `indices` alone, for passes that
+    /// neither read nor write their motion (warm starting): the first half
+    /// of each row, so the motion's x as well, which
+    /// [`BodiesW::scatter_velocity`] writes back as it was; the rest of the
+    /// motion reads as none.
+    #[inline(always)]
+    pub fn gather_velocity(states: &States, indices: &W::Indices) -> Self {
+        let indices = indices.as_ref();
+        let [vx, vy, w, dpx] = W::gather_low_rows(|l| states.row(indices[l]));
+        let (zero, one) = (W::ZERO, W::ONE);
+        Self { v: Vec2W { x: vx, y: vy }, w, dp: Vec2W { x: dpx, y: zero }, dq: RotW { re: one, im: zero } }
+    }
+
+    /// Writes the velocities back to the bodies `indices`: the first half of
+    /// each row, with the motion's x as gathered (a body belongs to one lane
+    /// of one bundle of a colour, so nothing else changed it meanwhile, and
+    /// a half row stores faster than its three numbers one by one).
     #[inline(always)]
     pub fn scatter_velocity(&self, states: &States, indices: &W::Indices) {
         let indices = indices.as_ref();
-        let columns = [self.v.x, self.v.y, self.w, self.dp.x, self.dp.y, self.dq.re, self.dq.im, W::ZERO];
-        W::scatter_rows(&columns, |l, row| states.store_row(indices[l], row));
+        W::scatter_low_rows(&[self.v.x, self.v.y, self.w, self.dp.x], |l, half| {
+            states.store_low(indices[l], half)
+        });
     }
 }

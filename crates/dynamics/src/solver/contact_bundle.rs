@@ -217,7 +217,10 @@ impl<W: Lanes> ContactBundle<W> {
     /// [`ContactBundle::warm_start`] of the first `N` points.
     #[inline(always)]
     fn warm_start_points<const N: usize>(&mut self, states: &States) {
-        let mut bodies = (BodiesW::gather(states, &self.bodies.a), BodiesW::gather(states, &self.bodies.b));
+        let mut bodies = (
+            BodiesW::gather_velocity(states, &self.bodies.a),
+            BodiesW::gather_velocity(states, &self.bodies.b),
+        );
         let (n, t) = (self.normal, self.normal.right_perp());
         for k in 0..N {
             let p = &self.points[k];

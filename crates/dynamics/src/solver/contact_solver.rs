@@ -65,8 +65,8 @@ impl ContactSource<'_> {
             used.set_flag(l);
         }
         bundle.used = used.bits();
-        let [ma, ia, ..] = W::gather_rows(|l| params(lanes.a.as_ref()[l]));
-        let [mb, ib, ..] = W::gather_rows(|l| params(lanes.b.as_ref()[l]));
+        let [ma, ia, ..] = W::gather_low_rows(|l| params(lanes.a.as_ref()[l]));
+        let [mb, ib, ..] = W::gather_low_rows(|l| params(lanes.b.as_ref()[l]));
         (lanes.inv_mass_a, lanes.inv_i_a, lanes.inv_mass_b, lanes.inv_i_b) = (ma, ia, mb, ib);
 
         let [nx, ny, friction, restitution, count, tangent_speed, rolling, rolling_impulse] =

@@ -110,6 +110,26 @@ pub(crate) trait Lanes:
     /// The inverse of [`Lanes::gather_rows`]: calls `store(l, row)` with the
     /// eight numbers of lane `l`, taken from `columns`, for every lane.
     fn scatter_rows(columns: &[Self; 8], store: impl FnMut(usize, &[Real; 8]));
+    /// The first four vectors [`Lanes::gather_rows`] would give, for passes
+    /// that read only the first half of each row (a body's velocities):
+    /// half the loads and shuffles where a type does it itself.
+    #[inline(always)]
+    fn gather_low_rows<'a>(row: impl Fn(usize) -> &'a [Real; 8]) -> [Self; 4] {
+        let [a, b, c, d, ..] = Self::gather_rows(row);
+        [a, b, c, d]
+    }
+    /// The inverse of [`Lanes::gather_low_rows`]: calls `store(l, half)`
+    /// with the four numbers of lane `l` taken from `columns`, for every
+    /// lane, to be written over the first half of its row.
+    #[inline(always)]
+    fn scatter_low_rows(columns: &[Self; 4], mut store: impl FnMut(usize, &[Real; 4])) {
+        let [a, b, c, d] = *columns;
+        let zero = Self::ZERO;
+        Self::scatter_rows(&[a, b, c, d, zero, zero, zero, zero], |l, row| {
+            let (half, _) = row.split_first_chunk::<4>().expect("a row has eight numbers");
+            store(l, half)
+        });
+    }
 }
 
 /// Four numbers side by side: the lanes of every build.
@@ -238,6 +258,30 @@ impl Lanes for Wide {
             store(l, row);
         }
     }
+    #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+    #[inline(always)]
+    fn gather_low_rows<'a>(row: impl Fn(usize) -> &'a [Real; 8]) -> [Self; 4] {
+        sse::gather_low(std::array::from_fn(row))
+    }
+    #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+    #[inline(always)]
+    fn scatter_low_rows(columns: &[Self; 4], mut store: impl FnMut(usize, &[Real; 4])) {
+        for (l, half) in sse::scatter_low(columns).iter().enumerate() {
+            store(l, half);
+        }
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64")))]
+    #[inline(always)]
+    fn gather_low_rows<'a>(row: impl Fn(usize) -> &'a [Real; 8]) -> [Self; 4] {
+        simd128::gather_low(std::array::from_fn(row))
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "f64")))]
+    #[inline(always)]
+    fn scatter_low_rows(columns: &[Self; 4], mut store: impl FnMut(usize, &[Real; 4])) {
+        for (l, half) in simd128::scatter_low(columns).iter().enumerate() {
+            store(l, half);
+        }
+    }
 }
 
 /// Four rows of eight `f32`s turned into eight lanes of four and back with
@@ -291,6 +335,24 @@ mod sse {
             }
         }
         rows
+    }
+
+    /// The first four of [`gather`]'s lanes: one block transposed.
+    #[inline(always)]
+    pub(super) fn gather_low(rows: [&[f32; 8]; LANES]) -> [Wide; 4] {
+        // SAFETY: each load reads the first four of a row's eight `f32`s.
+        let block = transpose(rows.map(|r| unsafe { _mm_loadu_ps(r.as_ptr()) }));
+        // SAFETY: as in `gather`.
+        block.map(|v| unsafe { std::mem::transmute::<__m128, Wide>(v) })
+    }
+
+    /// The inverse of [`gather_low`]: the first halves of the four rows.
+    #[inline(always)]
+    pub(super) fn scatter_low(columns: &[Wide; 4]) -> [[f32; 4]; LANES] {
+        // SAFETY: as in `gather`.
+        let c = columns.map(|w| unsafe { std::mem::transmute::<Wide, __m128>(w) });
+        // SAFETY: a transmute between an `__m128` and four `f32`s, the same size.
+        transpose(c).map(|half| unsafe { std::mem::transmute::<__m128, [f32; 4]>(half) })
     }
 }
 
@@ -371,6 +433,20 @@ mod simd128 {
             }
         }
         rows
+    }
+
+    /// The first four of [`gather`]'s lanes: one block transposed.
+    #[inline(always)]
+    pub(super) fn gather_low(rows: [&[f32; 8]; LANES]) -> [Wide; 4] {
+        // SAFETY: each load reads the first four of a row's eight `f32`s.
+        transpose(rows.map(|r| unsafe { v128_load(r.as_ptr().cast()) })).map(wide)
+    }
+
+    /// The inverse of [`gather_low`]: the first halves of the four rows.
+    #[inline(always)]
+    pub(super) fn scatter_low(columns: &[Wide; 4]) -> [[f32; 4]; LANES] {
+        // SAFETY: a transmute between a `v128` and four `f32`s, the same size.
+        transpose(columns.map(raw)).map(|half| unsafe { std::mem::transmute::<v128, [f32; 4]>(half) })
     }
 }
 
