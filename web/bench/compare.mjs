@@ -18,6 +18,8 @@
 
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
+import v8 from "node:v8";
+import vm from "node:vm";
 
 import { falling, jointGrid, pyramid, pyramidTop } from "../scenes/descriptions.mjs";
 import { ENGINES } from "./engines.mjs";
@@ -41,6 +43,13 @@ function count(name, fallback) {
     }
     return n;
 }
+
+// A full garbage collection before each engine's timed steps, so that none
+// is timed while the collector's helper threads still work through another
+// engine's garbage (they share the cores, and on a machine with two
+// hyperthreads, the core). Each engine's own garbage is still timed.
+v8.setFlagsFromString("--expose-gc");
+const collectGarbage = vm.runInNewContext("gc");
 
 const ROUNDS = count("rounds", args.quick ? 1 : 5);
 const WARMUP = count("warmup", args.quick ? 5 : 60);
@@ -100,6 +109,7 @@ function run(engine, scene, check) {
     const sim = engine.build(scene);
     try {
         for (let i = 0; i < WARMUP; i++) sim.step();
+        collectGarbage();
         const start = process.hrtime.bigint();
         for (let i = 0; i < STEPS; i++) sim.step();
         const ms = Number(process.hrtime.bigint() - start) / 1e6 / STEPS;
