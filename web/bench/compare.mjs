@@ -148,7 +148,7 @@ const others = names.slice(1);
 const lines = [
     `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}); ` +
         `dt 1/60 s, sleeping off; ${ROUNDS} round(s) of ${WARMUP} warm-up and ${STEPS} timed steps, ` +
-        `the fastest round's ms per step.`,
+        `the fastest round's ms per step, the garbage collected before each engine's timed steps.`,
     "",
     row(["scene", "bodies", "joints", ...names, ...others.map((name) => `${name} / Lamina`)]),
     row(["---", "---:", "---:", ...names.map(() => "---:"), ...others.map(() => "---:")]),
