@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs Lamina's fuzz targets for a fixed time each, starting from (and adding
-# to) the committed corpus, and fails on the first crash.
+# Runs Lamina's fuzz targets side by side for a fixed time each, starting
+# from (and adding to) the committed corpus, and fails if any crashes.
 #
 #   bash fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
 #   FUZZ_RUNS=40000 FUZZ_SEED=1 bash fuzz/run.sh [TARGET...]
@@ -36,7 +36,10 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build --sanitizer none -O
-for target in "${targets[@]}"; do
+# Each target runs on one core: they run side by side, each into its own log,
+# shown when all have ended. A crash in any fails the run.
+fuzz_one() { # $1: the target
+  local target="$1"
   mkdir -p "corpus/$target"
   echo "== fuzzing $target: $what"
   # New finds go to corpus/; regressions/ holds inputs that once failed, read only.
@@ -45,9 +48,23 @@ for target in "${targets[@]}"; do
     "${budget[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
     | grep -E '^(#[0-9]+ *DONE|Done|stat::number_of_executed_units|stat::peak_rss)|panicked|ERROR|SUMMARY|Test unit written' \
     || true
+}
+mkdir -p target
+pids=()
+for target in "${targets[@]}"; do
+  fuzz_one "$target" > "target/fuzz-$target.log" 2>&1 &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do
+  wait "$pid"
+done
+failed=0
+for target in "${targets[@]}"; do
+  cat "target/fuzz-$target.log"
   if compgen -G "artifacts/$target/*" >/dev/null; then
     echo "fuzz target $target found a failing input:" artifacts/"$target"/*
-    exit 1
+    failed=1
   fi
 done
+[ "$failed" = 0 ] || exit 1
 echo "fuzzing passed: ${targets[*]} ($what each)"
