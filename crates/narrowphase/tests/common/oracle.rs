@@ -29,20 +29,35 @@ pub fn world_vertices(shape: &Shape, pose: &Isometry) -> Vec<Point> {
     }
 }
 
-/// True when the two segments cross or touch.
+/// Twice the signed area of the triangle `p`, `q`, `r` (positive when
+/// counter-clockwise), in f64 from the coordinates themselves: differences
+/// of two `f32`s are exact in f64 and so are their products, so the sign is
+/// right even for points a hair off one line, where differences taken in
+/// `f32` first would round it either way.
+pub fn orientation(p: &Point, q: &Point, r: &Point) -> f64 {
+    let (px, py) = (p.x as f64, p.y as f64);
+    (q.x as f64 - px) * (r.y as f64 - py) - (q.y as f64 - py) * (r.x as f64 - px)
+}
+
+/// True when the two segments cross or touch: each strictly on both sides of
+/// the other's line, or an end point on the other segment (on its line and
+/// within its extent). A zero orientation alone is not a touch: two
+/// segments on one line may be far apart along it.
 pub fn segments_cross(a: &Point, b: &Point, c: &Point, d: &Point) -> bool {
-    let orient = |p: &Point, q: &Point, r: &Point| {
-        ((q.x - p.x) as f64) * ((r.y - p.y) as f64) - ((q.y - p.y) as f64) * ((r.x - p.x) as f64)
+    let orient = orientation;
+    // `r`, known to be on the line of `p`–`q`, within the segment's extent.
+    let within = |p: &Point, q: &Point, r: &Point| {
+        p.x.min(q.x) <= r.x && r.x <= p.x.max(q.x) && p.y.min(q.y) <= r.y && r.y <= p.y.max(q.y)
     };
     let (d1, d2) = (orient(a, b, c), orient(a, b, d));
     let (d3, d4) = (orient(c, d, a), orient(c, d, b));
-    if d1 == 0.0 && d2 == 0.0 && d3 == 0.0 && d4 == 0.0 {
-        // On one line: they meet only if their extents overlap on both axes
-        // (the sign test alone would call two apart pieces of a line crossing).
-        let overlap = |p: Real, q: Real, r: Real, s: Real| p.min(q) <= r.max(s) && r.min(s) <= p.max(q);
-        return overlap(a.x, b.x, c.x, d.x) && overlap(a.y, b.y, c.y, d.y);
+    if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+        return true;
     }
-    d1 * d2 <= 0.0 && d3 * d4 <= 0.0
+    (d1 == 0.0 && within(a, b, c))
+        || (d2 == 0.0 && within(a, b, d))
+        || (d3 == 0.0 && within(c, d, a))
+        || (d4 == 0.0 && within(c, d, b))
 }
 
 /// Distance between two segments: 0 if they cross, else the least end-point-to-segment distance.
@@ -59,10 +74,7 @@ pub fn segment_segment_distance(a: &Point, b: &Point, c: &Point, d: &Point) -> f
 /// Inside test for a counter-clockwise convex polygon.
 pub fn inside_ccw(v: &[Point], q: &Point) -> bool {
     let n = v.len();
-    (0..n).all(|i| {
-        let (a, b) = (v[i], v[(i + 1) % n]);
-        ((b.x - a.x) as f64) * ((q.y - a.y) as f64) - ((b.y - a.y) as f64) * ((q.x - a.x) as f64) >= 0.0
-    })
+    (0..n).all(|i| orientation(&v[i], &v[(i + 1) % n], q) >= 0.0)
 }
 
 /// Distance between two convex polygons by brute force: 0 if any vertex of one
