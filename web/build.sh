@@ -90,33 +90,15 @@ fi
 build() { # $1: simd | nosimd
     local flags=""
     [ "$1" = simd ] && flags="-C target-feature=+simd128"
+    section "cargo build --release --target $TARGET ($1, $route toolchain)"
     RUSTFLAGS="$flags" CARGO_TARGET_DIR="$WEB/target/wasm-$1" \
         "$CARGO" build --release --target "$TARGET" -p lamina2d-wasm "${build_std[@]}"
     "$WASM_BINDGEN" --target web --no-typescript --remove-name-section --remove-producers-section \
         --out-name lamina2d_wasm \
         --out-dir "$WEB/target/bindgen-$1" "$WEB/target/wasm-$1/$TARGET/release/lamina2d_wasm.wasm"
 }
-# Side by side: most of each build's time is one thread's (std's crates one
-# after another, then the engine's whole-program optimisation in one unit),
-# so on two cores both take little longer than one. Each build's output goes
-# to its log, shown when it ends.
-section "cargo build --release --target $TARGET (simd and nosimd side by side, $route toolchain)"
-mkdir -p target
-pids=()
-for variant in simd nosimd; do
-    build "$variant" > "target/build-$variant.log" 2>&1 &
-    pids+=($!)
-done
-failed=0
-for i in 0 1; do
-    variant=$([ "$i" = 0 ] && echo simd || echo nosimd)
-    status=0
-    wait "${pids[$i]}" || status=$?
-    echo "-- the $variant build (exit $status):"
-    cat "target/build-$variant.log"
-    [ "$status" = 0 ] || failed=1
-done
-[ "$failed" = 0 ] || { echo "a wasm build failed" >&2; exit 1; }
+build simd
+build nosimd
 
 section "the package in web/pkg"
 # The glue is the same for both builds (it depends on the exports alone): one
