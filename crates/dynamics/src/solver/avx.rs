@@ -531,41 +531,12 @@ mod tests {
         assert_eq!(mask.select(Avx8::ONE, Avx8::ZERO).to_array(), [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
     }
 
-    /// Rows gathered into lanes hold each row's numbers in its lane, and
-    /// scattered back give the rows again, for both widths, whole and by
-    /// their first halves.
+    /// Eight-lane rows gathered into lanes and scattered back, whole and by
+    /// their first halves (four lanes: `lanes.rs`).
     #[test]
     fn rows_gather_into_lanes_and_scatter_back() {
-        fn check<W: Lanes>() {
-            let rows: Vec<[f32; 8]> =
-                (0..W::N).map(|l| std::array::from_fn(|f| (10 * l + f) as f32)).collect();
-            let columns = W::gather_rows(|l| &rows[l]);
-            for (f, column) in columns.iter().enumerate() {
-                for (l, row) in rows.iter().enumerate() {
-                    assert_eq!(column.lane(l), row[f], "lane {l}, number {f}");
-                }
-            }
-            let mut stored = vec![[0.0; 8]; W::N];
-            W::scatter_rows(&columns, |l, row| stored[l] = *row);
-            assert_eq!(stored, rows);
-            // The first halves alone: the same four lanes, and back over the
-            // first half of each row, the second half untouched.
-            let low = W::gather_low_rows(|l| &rows[l]);
-            for (f, column) in low.iter().enumerate() {
-                for l in 0..W::N {
-                    assert_eq!(column.lane(l), columns[f].lane(l), "lane {l}, number {f}");
-                }
-            }
-            let mut halves = vec![[-1.0; 8]; W::N];
-            W::scatter_low_rows(&low, |l, half| halves[l][..4].copy_from_slice(half));
-            for (l, (half, row)) in halves.iter().zip(&rows).enumerate() {
-                assert_eq!(half[..4], row[..4], "lane {l}");
-                assert_eq!(half[4..], [-1.0; 4], "lane {l}");
-            }
-        }
-        check::<Wide>();
         if available() {
-            check::<Avx8>();
+            crate::solver::lanes::check_rows_round_trip::<Avx8>();
         }
     }
 

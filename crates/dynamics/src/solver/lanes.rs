@@ -601,9 +601,44 @@ pub(crate) fn lane<W: Lanes>(w: &W, lane: usize) -> Real {
     w.lane(lane)
 }
 
+/// Rows gathered into lanes hold each row's numbers in its lane, and
+/// scattered back give the rows again, whole and by their first halves (the
+/// second half of each row left as it was): checked against the rows
+/// themselves, for any lane type.
+#[cfg(test)]
+pub(crate) fn check_rows_round_trip<W: Lanes>() {
+    let rows: Vec<[Real; 8]> = (0..W::N).map(|l| std::array::from_fn(|f| (10 * l + f) as Real)).collect();
+    let columns = W::gather_rows(|l| &rows[l]);
+    let low = W::gather_low_rows(|l| &rows[l]);
+    for (l, row) in rows.iter().enumerate() {
+        for (f, &number) in row.iter().enumerate() {
+            assert_eq!(columns[f].lane(l), number, "lane {l}, number {f}");
+        }
+        for (f, &number) in row[..4].iter().enumerate() {
+            assert_eq!(low[f].lane(l), number, "first half: lane {l}, number {f}");
+        }
+    }
+    let mut stored = vec![[0.0; 8]; W::N];
+    W::scatter_rows(&columns, |l, row| stored[l] = *row);
+    assert_eq!(stored, rows);
+    let mut halves = vec![[-1.0; 8]; W::N];
+    W::scatter_low_rows(&low, |l, half| halves[l][..4].copy_from_slice(half));
+    for (l, (half, row)) in halves.iter().zip(&rows).enumerate() {
+        assert_eq!(half[..4], row[..4], "lane {l}");
+        assert_eq!(half[4..], [-1.0; 4], "lane {l}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Four lanes in every build: SSE's, WebAssembly's or the portable
+    /// element-by-element moves (f64), whichever this one has.
+    #[test]
+    fn rows_gather_into_lanes_and_scatter_back() {
+        check_rows_round_trip::<Wide>();
+    }
 
     /// Lane `l` of a pattern of four values repeated across the lanes.
     fn cycled<T: Copy>(values: [T; 4]) -> [T; LANES] {

@@ -44,13 +44,12 @@ pub fn orientation(p: &Point, q: &Point, r: &Point) -> f64 {
 /// within its extent). A zero orientation alone is not a touch: two
 /// segments on one line may be far apart along it.
 pub fn segments_cross(a: &Point, b: &Point, c: &Point, d: &Point) -> bool {
-    let orient = orientation;
     // `r`, known to be on the line of `p`–`q`, within the segment's extent.
     let within = |p: &Point, q: &Point, r: &Point| {
         p.x.min(q.x) <= r.x && r.x <= p.x.max(q.x) && p.y.min(q.y) <= r.y && r.y <= p.y.max(q.y)
     };
-    let (d1, d2) = (orient(a, b, c), orient(a, b, d));
-    let (d3, d4) = (orient(c, d, a), orient(c, d, b));
+    let (d1, d2) = (orientation(a, b, c), orientation(a, b, d));
+    let (d3, d4) = (orientation(c, d, a), orientation(c, d, b));
     if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
         return true;
     }
