@@ -113,13 +113,18 @@ proptest! {
         };
         prop_assume!(distance_at(0.0) > 0.05);
         let first_touch = (0..=samples).map(|i| i as f64 * dt).find(|&t| distance_at(t) <= 1e-9);
+        // A near miss within the arrival tolerance counts as an arrival: the
+        // shapes may graze within 0.1 mm, part, and touch for real later.
+        // The sweep must not answer before they first come within 2 mm.
+        let first_near = (0..=samples).map(|i| i as f64 * dt).find(|&t| distance_at(t) <= 2e-3);
         let toi = time_of_impact(&a, &pa, &va, &b, &pb, &vb, max_t as Real);
         match (toi, first_touch) {
             (Some(toi), Some(t)) => {
                 // Never late; early only by the arrival tolerance (or the iteration cap).
                 prop_assert!((toi.time as f64) <= t + 1e-6, "toi {} after the sampled touch {}", toi.time, t);
                 if toi.status == ToiStatus::Hit {
-                    prop_assert!(toi.time as f64 >= t - dt - 2e-3, "toi {} well before the touch at {}", toi.time, t);
+                    let near = first_near.unwrap_or(t);
+                    prop_assert!(toi.time as f64 >= near - dt - 2e-3, "toi {} well before the shapes near at {}", toi.time, near);
                     prop_assert!(distance_at(toi.time as f64) < 2e-3);
                 }
             }
