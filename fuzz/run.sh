@@ -8,7 +8,13 @@
 # With FUZZ_RUNS set, each target instead runs that many inputs from a fixed
 # seed (FUZZ_SEED, default 1): the same inputs on every machine, so a check
 # that passes once passes again. CI fuzzes that way, as it fixes proptest's
-# seed; fuzzing for time (above) is how new faults are found.
+# seed; fuzzing for time (above) is how new faults are found. libFuzzer runs
+# its seed inputs in the order it read them (shuffled by the seed, then
+# sorted by size, ties kept): read from a folder, that order is the file
+# system's, which differs from machine to machine. So in this mode the
+# committed inputs are handed over as one sorted list (`-seed_inputs`), and
+# what the run finds goes to target/fuzz-finds/TARGET, not to corpus/, so
+# that the next run starts from the same inputs.
 #
 # Installs cargo-fuzz when it is missing. The targets build with the stable
 # toolchain (RUSTC_BOOTSTRAP=1 admits the unstable flags libFuzzer needs) and
@@ -44,9 +50,19 @@ fuzz_one() { # $1: the target
   echo "== fuzzing $target: $what"
   # New finds go to corpus/; regressions/ holds inputs that once failed, read only.
   mkdir -p "regressions/$target"
-  cargo fuzz run --sanitizer none -O "$target" "corpus/$target" "regressions/$target" -- \
-    "${budget[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
-    | grep -E '^(#[0-9]+ *DONE|Done|stat::number_of_executed_units|stat::peak_rss)|panicked|ERROR|SUMMARY|Test unit written' \
+  local inputs=("corpus/$target" "regressions/$target") seeds=()
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    local finds="$PWD/target/fuzz-finds/$target" list="$PWD/target/fuzz-seeds-$target.txt"
+    rm -rf "$finds"
+    mkdir -p "$finds"
+    # libFuzzer reads the list as one line of comma-separated paths.
+    find "$PWD/corpus/$target" "$PWD/regressions/$target" -type f | LC_ALL=C sort | paste -sd, - > "$list"
+    inputs=("$finds")
+    [ -s "$list" ] && seeds=(-seed_inputs="@$list")
+  fi
+  cargo fuzz run --sanitizer none -O "$target" "${inputs[@]}" -- \
+    "${budget[@]}" "${seeds[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
+    | grep -E '^(INFO: seed corpus|#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|stat::peak_rss)|panicked|ERROR|SUMMARY|Test unit written' \
     || true
 }
 mkdir -p target
