@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::hanging_chains;
+use common::hanging_chains_of;
 use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, Sharing, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 
@@ -266,18 +266,37 @@ fn worlds_stepped_side_by_side_end_as_each_alone() {
     assert!(alone.windows(2).all(|w| w[0] != w[1]));
 }
 
-/// Enough point joints (1,200) that their impulses are written back on the
-/// pool: after the chains settle, the joint above each link holds up that
-/// link and every one below it (statics by hand: the force on the link is
-/// its weight and theirs, upward), and the forces are the same bits on the
-/// pool as on the calling thread alone.
+/// Enough joints (1,200) that their impulses are written back on the pool:
+/// after the chains settle, the joint above each link holds up that link
+/// and every one below it (statics by hand: the force on the link is its
+/// weight and theirs, upward), and the forces are the same bits on the pool
+/// as on the calling thread alone. Each kind of joint is stored its own
+/// way: plain revolute joints (point joints), revolute joints with limits
+/// (revolute bundles), and welds (joints solved alone).
 #[test]
 fn hanging_chains_hold_their_weight_with_the_same_bits_on_the_pool() {
+    let kinds: [(&str, MakeJoint); 3] = [
+        ("plain revolute", JointDesc::revolute),
+        ("revolute with limits", |a, b, anchor| {
+            let quarter = std::f64::consts::FRAC_PI_4 as Real;
+            JointDesc::revolute(a, b, anchor).limits(-quarter, quarter)
+        }),
+        ("weld", JointDesc::weld),
+    ];
+    for (kind, joint) in kinds {
+        chains_hold_their_weight(kind, joint);
+    }
+}
+
+/// A joint between the body above, the link and the anchor between them.
+type MakeJoint = fn(BodyKey, BodyKey, Point) -> JointDesc;
+
+fn chains_hold_their_weight(kind: &str, joint: MakeJoint) {
     let (chains, links) = (120, 10);
     let forces = |threads: usize, sharing: Sharing| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
-            let (mut w, joints) = hanging_chains(chains, links);
+            let (mut w, joints) = hanging_chains_of(chains, links, joint);
             w.set_sharing(sharing);
             for _ in 0..120 {
                 w.step(1.0 / 60.0).unwrap();
@@ -298,16 +317,19 @@ fn hanging_chains_hold_their_weight_with_the_same_bits_on_the_pool() {
     for chain in &alone {
         for (i, force) in chain.iter().enumerate() {
             let held = (links - i) as Real * link_weight;
-            assert!((force.y - held).abs() < 0.01 * held, "joint {i}: {force:?}, weight below {held}");
-            assert!(force.x.abs() < 1e-3 * held, "joint {i}: {force:?}");
+            assert!(
+                (force.y - held).abs() < 0.01 * held,
+                "{kind}, joint {i}: {force:?}, weight below {held}"
+            );
+            assert!(force.x.abs() < 1e-3 * held, "{kind}, joint {i}: {force:?}");
         }
     }
     for threads in [2, 3] {
         let (shared_hash, shared) = forces(threads, Sharing::Always);
-        assert_eq!(shared_hash, hash, "{threads} threads");
+        assert_eq!(shared_hash, hash, "{kind}, {threads} threads");
         let bits = |f: &[Vec<Vec2>]| {
             f.iter().flatten().flat_map(|v| [v.x.to_bits(), v.y.to_bits()]).collect::<Vec<_>>()
         };
-        assert_eq!(bits(&shared), bits(&alone), "{threads} threads: the joints' forces");
+        assert_eq!(bits(&shared), bits(&alone), "{kind}, {threads} threads: the joints' forces");
     }
 }

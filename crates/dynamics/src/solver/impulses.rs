@@ -111,6 +111,56 @@ pub(crate) fn store_point_impulses(
     *buffer = recycle(borrowed);
 }
 
+/// Stores on each joint the impulses its prepared constraint accumulated
+/// (`constraints[i]` is the joint of `keys[order[i]]`), with the force and
+/// torque they report over a substep of `h` seconds; a joint whose
+/// impulses are not finite keeps none (see `Solver::store_impulses`). On
+/// several threads when there are many: each joint is a cache miss of its
+/// own, and a scene of ragdolls has ten thousand of them.
+pub(crate) fn store_joint_impulses(
+    constraints: &[JointConstraint],
+    order: &[u32],
+    keys: &[JointKey],
+    joints: &mut TaggedMap<JointKey, Joint>,
+    h: Real,
+    buffer: &mut Vec<usize>,
+    threads: Threads,
+) {
+    let store = |joint: &mut Joint, c: &JointConstraint| {
+        if !c.impulses.is_finite() {
+            joint.clear_impulses();
+            return;
+        }
+        joint.impulses = c.impulses;
+        let (force, torque) = c.force_and_torque(h);
+        (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
+    };
+    let key_of = |&member: &u32| keys[member as usize];
+    if !threads.share(constraints.len(), 2 * IMPULSE_WRITE_CHUNK) {
+        for (c, member) in constraints.iter().zip(order) {
+            store(&mut joints[key_of(member)], c);
+        }
+        return;
+    }
+    let mut borrowed: Vec<&mut Joint> = recycle(std::mem::take(buffer));
+    debug_assert_eq!(constraints.len(), order.len());
+    debug_assert!(order.iter().all(|member| joints.contains_key(key_of(member))));
+    // SAFETY: `order` lists each prepared joint once (a colour order of the
+    // solver's joints, each listed once from the joints live this step),
+    // and none has been removed since (checked in debug builds above); the
+    // map is left alone until the references are dropped, when `borrowed`
+    // is recycled below.
+    unsafe { borrow_each(joints.raw_mut(), order.iter().map(key_of), &mut borrowed) };
+    borrowed.par_chunks_mut(IMPULSE_WRITE_CHUNK).zip(constraints.par_chunks(IMPULSE_WRITE_CHUNK)).for_each(
+        |(joints, constraints)| {
+            for (joint, c) in joints.iter_mut().zip(constraints) {
+                store(joint, c);
+            }
+        },
+    );
+    *buffer = recycle(borrowed);
+}
+
 /// What a contact's constraint accumulated, read off its lane for the next
 /// step's warm start: each point's normal and tangent impulses, and the
 /// rolling impulse.

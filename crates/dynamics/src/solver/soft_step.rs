@@ -33,8 +33,8 @@ use super::contact_bundle::{ContactBundle, ContactSoftness};
 use super::contact_solver::ContactSource;
 use super::gather;
 use super::impulses::{
-    ContactImpulses, gather_point_impulses, saturated, store_point_impulses, take_revolute_impulses,
-    write_contact_impulses,
+    ContactImpulses, gather_point_impulses, store_joint_impulses, store_point_impulses,
+    take_revolute_impulses, write_contact_impulses,
 };
 use super::integrate::Integration;
 use super::joints::point_bundle::{PointJoint, PointJointBundle};
@@ -730,17 +730,9 @@ impl Solver {
             Bundles::Four(bundles) => take_revolute_impulses(bundles, places, &mut self.revolutes),
             Bundles::Eight(bundles, _) => take_revolute_impulses(bundles, places, &mut self.revolutes),
         }
-        let alone = self.joints.iter().zip(&self.other_joints.order);
-        for (c, &member) in alone.chain(self.revolutes.iter().zip(&self.revolute_joints.order)) {
-            let joint = &mut joints[self.joint_keys[member as usize]];
-            if !c.impulses.is_finite() {
-                joint.clear_impulses();
-                continue;
-            }
-            joint.impulses = c.impulses;
-            let (force, torque) = c.force_and_torque(h);
-            (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
-        }
+        let (keys, buffer, threads) = (&self.joint_keys, &mut self.borrowed_joints, self.threads);
+        store_joint_impulses(&self.joints, &self.other_joints.order, keys, joints, h, buffer, threads);
+        store_joint_impulses(&self.revolutes, &self.revolute_joints.order, keys, joints, h, buffer, threads);
         let gathered = &mut self.point_impulses;
         match &self.point_bundles {
             Bundles::Four(bundles) => gather_point_impulses(bundles, self.joint_keys.len(), gathered),

@@ -98,6 +98,16 @@ pub fn step_both(a: &mut World, b: &mut World, steps: usize, what: &str) {
 /// ends, a metre apart so that nothing touches; no sleeping. Returns the
 /// world and each chain's joints from the top.
 pub fn hanging_chains(chains: usize, links: usize) -> (World, Vec<Vec<lamina_dynamics::JointKey>>) {
+    hanging_chains_of(chains, links, JointDesc::revolute)
+}
+
+/// [`hanging_chains`] with the joints `joint` makes (from the body above,
+/// the link and the anchor between them).
+pub fn hanging_chains_of(
+    chains: usize,
+    links: usize,
+    joint: impl Fn(BodyKey, BodyKey, Point) -> JointDesc,
+) -> (World, Vec<Vec<lamina_dynamics::JointKey>>) {
     let mut w = World::new(WorldSettings { enable_sleep: false, ..WorldSettings::default() });
     let mut joints = Vec::with_capacity(chains);
     for c in 0..chains {
@@ -107,7 +117,7 @@ pub fn hanging_chains(chains: usize, links: usize) -> (World, Vec<Vec<lamina_dyn
         for i in 0..links {
             let link = w.add_body(BodyDesc::dynamic().translation(x, -0.5 - i as Real));
             w.add_collider(link, ColliderDesc::new(Shape::rectangle(0.05, 0.5))).unwrap();
-            chain.push(w.add_joint(JointDesc::revolute(above, link, Point::new(x, -(i as Real)))).unwrap());
+            chain.push(w.add_joint(joint(above, link, Point::new(x, -(i as Real)))).unwrap());
             above = link;
         }
         joints.push(chain);
