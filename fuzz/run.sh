@@ -48,7 +48,8 @@ fuzz_one() { # $1: the target
   local target="$1"
   mkdir -p "corpus/$target"
   echo "== fuzzing $target: $what"
-  # New finds go to corpus/; regressions/ holds inputs that once failed, read only.
+  # New finds go to corpus/ (with FUZZ_RUNS, to target/fuzz-finds/); regressions/
+  # holds inputs that once failed, read only.
   mkdir -p "regressions/$target"
   local inputs=("corpus/$target" "regressions/$target") seeds=()
   if [ -n "${FUZZ_RUNS:-}" ]; then

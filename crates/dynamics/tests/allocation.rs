@@ -159,12 +159,15 @@ fn warm_steps_do_not_allocate() {
     let during = pool.install(|| allocations_during(60, &mut jointed));
     assert_eq!(during, 0, "a warm jointed chain allocated");
 
-    // 1,200 point joints: their impulses are written back on the pool.
-    let (mut hanging, _) = common::hanging_chains(120, 10);
-    hanging.set_sharing(Sharing::Always);
-    pool.install(|| allocations_during(30, &mut hanging));
-    let during = pool.install(|| allocations_during(30, &mut hanging));
-    assert_eq!(during, 0, "warm hanging chains on two threads allocated");
+    // 1,200 joints of each way of storing impulses (point joints, revolute
+    // bundles, joints solved alone): they are written back on the pool.
+    for (kind, joint) in common::joint_kinds() {
+        let (mut hanging, _) = common::hanging_chains_of(120, 10, joint);
+        hanging.set_sharing(Sharing::Always);
+        pool.install(|| allocations_during(30, &mut hanging));
+        let during = pool.install(|| allocations_during(30, &mut hanging));
+        assert_eq!(during, 0, "warm hanging chains of {kind} joints on two threads allocated");
+    }
 
     // Large enough (16,471 boxes, about 49,000 contacts) that the solver
     // lists its bodies and contacts on the pool.

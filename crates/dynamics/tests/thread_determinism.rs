@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::hanging_chains_of;
+use common::{MakeJoint, hanging_chains_of, joint_kinds};
 use lamina_dynamics::{BodyDesc, BodyKey, ColliderDesc, JointDesc, Sharing, World, WorldSettings};
 use lamina_geometry::{Point, Real, Shape, Vec2};
 
@@ -275,21 +275,10 @@ fn worlds_stepped_side_by_side_end_as_each_alone() {
 /// (revolute bundles), and welds (joints solved alone).
 #[test]
 fn hanging_chains_hold_their_weight_with_the_same_bits_on_the_pool() {
-    let kinds: [(&str, MakeJoint); 3] = [
-        ("plain revolute", JointDesc::revolute),
-        ("revolute with limits", |a, b, anchor| {
-            let quarter = std::f64::consts::FRAC_PI_4 as Real;
-            JointDesc::revolute(a, b, anchor).limits(-quarter, quarter)
-        }),
-        ("weld", JointDesc::weld),
-    ];
-    for (kind, joint) in kinds {
+    for (kind, joint) in joint_kinds() {
         chains_hold_their_weight(kind, joint);
     }
 }
-
-/// A joint between the body above, the link and the anchor between them.
-type MakeJoint = fn(BodyKey, BodyKey, Point) -> JointDesc;
 
 fn chains_hold_their_weight(kind: &str, joint: MakeJoint) {
     let (chains, links) = (120, 10);

@@ -65,10 +65,9 @@ pub(crate) fn gather_point_impulses<W: Lanes>(
 /// Writes the gathered impulses (`gathered`, by list index) back to the plain
 /// point joints (`plain`) among the listed `keys`, with each joint's force
 /// over a substep of `h` seconds: in list order, which is key order, so the
-/// joints are visited as they lie in memory. Each joint is a cache miss, and
-/// a grid of twenty thousand joints made this a serial part of the step as
-/// long as its substeps' share of a thread: in parallel when there are many,
-/// through `buffer` (see [`recycle`]).
+/// joints are visited as they lie in memory. A grid of twenty thousand
+/// joints made this a serial part of the step as long as its substeps'
+/// share of a thread: see [`store_on_joints`].
 pub(crate) fn store_point_impulses(
     gathered: &[Vec2],
     (plain, keys): (&[bool], &[JointKey]),
@@ -77,46 +76,22 @@ pub(crate) fn store_point_impulses(
     buffer: &mut Vec<usize>,
     threads: Threads,
 ) {
-    let store = |joint: &mut Joint, linear: Vec2| {
+    let plain_keys = keys.iter().zip(plain).map(|(&key, &plain)| plain.then_some(key));
+    store_on_joints(gathered, plain_keys, joints, (buffer, threads), |joint, &linear| {
         if !(linear.x.is_finite() && linear.y.is_finite()) {
             joint.clear_impulses();
             return;
         }
         joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
         (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
-    };
-    if !threads.share(keys.len(), 2 * IMPULSE_WRITE_CHUNK) {
-        for ((&linear, &key), _) in gathered.iter().zip(keys).zip(plain).filter(|(_, plain)| **plain) {
-            store(&mut joints[key], linear);
-        }
-        return;
-    }
-    let mut borrowed: Vec<Option<&mut Joint>> = recycle(std::mem::take(buffer));
-    debug_assert!(keys.iter().all(|&k| joints.contains_key(k)));
-    let plain_keys = keys.iter().zip(plain).map(|(&key, &plain)| plain.then_some(key));
-    // SAFETY: the solver lists each joint once, from the joints live this
-    // step, and none has been removed since (checked in debug builds
-    // above); the map is left alone until the references are dropped, when
-    // `borrowed` is recycled below.
-    unsafe { borrow_some(joints.raw_mut(), plain_keys, &mut borrowed) };
-    borrowed.par_chunks_mut(IMPULSE_WRITE_CHUNK).zip(gathered.par_chunks(IMPULSE_WRITE_CHUNK)).for_each(
-        |(joints, gathered)| {
-            for (joint, &linear) in joints.iter_mut().zip(gathered) {
-                if let Some(joint) = joint {
-                    store(joint, linear);
-                }
-            }
-        },
-    );
-    *buffer = recycle(borrowed);
+    });
 }
 
 /// Stores on each joint the impulses its prepared constraint accumulated
 /// (`constraints[i]` is the joint of `keys[order[i]]`), with the force and
 /// torque they report over a substep of `h` seconds; a joint whose
-/// impulses are not finite keeps none (see `Solver::store_impulses`). On
-/// several threads when there are many: each joint is a cache miss of its
-/// own, and a scene of ragdolls has ten thousand of them.
+/// impulses are not finite keeps none (see `Solver::store_impulses`). A
+/// scene of ragdolls has ten thousand: see [`store_on_joints`].
 pub(crate) fn store_joint_impulses(
     constraints: &[JointConstraint],
     order: &[u32],
@@ -126,7 +101,9 @@ pub(crate) fn store_joint_impulses(
     buffer: &mut Vec<usize>,
     threads: Threads,
 ) {
-    let store = |joint: &mut Joint, c: &JointConstraint| {
+    debug_assert_eq!(constraints.len(), order.len());
+    let listed = order.iter().map(|&member| Some(keys[member as usize]));
+    store_on_joints(constraints, listed, joints, (buffer, threads), |joint, c| {
         if !c.impulses.is_finite() {
             joint.clear_impulses();
             return;
@@ -134,27 +111,42 @@ pub(crate) fn store_joint_impulses(
         joint.impulses = c.impulses;
         let (force, torque) = c.force_and_torque(h);
         (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
-    };
-    let key_of = |&member: &u32| keys[member as usize];
-    if !threads.share(constraints.len(), 2 * IMPULSE_WRITE_CHUNK) {
-        for (c, member) in constraints.iter().zip(order) {
-            store(&mut joints[key_of(member)], c);
+    });
+}
+
+/// Calls `store` with each joint of `keys` (`None`: none) and its value of
+/// `values`, the two in step. Each joint is a cache miss of its own, so
+/// many are stored on several threads, in chunks, through `buffer` (see
+/// [`recycle`]). `keys` must name each joint at most once, every one live:
+/// the solver's lists do.
+fn store_on_joints<T: Sync>(
+    values: &[T],
+    keys: impl Iterator<Item = Option<JointKey>> + Clone,
+    joints: &mut TaggedMap<JointKey, Joint>,
+    (buffer, threads): (&mut Vec<usize>, Threads),
+    store: impl Fn(&mut Joint, &T) + Sync,
+) {
+    if !threads.share(values.len(), 2 * IMPULSE_WRITE_CHUNK) {
+        for (value, key) in values.iter().zip(keys) {
+            if let Some(key) = key {
+                store(&mut joints[key], value);
+            }
         }
         return;
     }
-    let mut borrowed: Vec<&mut Joint> = recycle(std::mem::take(buffer));
-    debug_assert_eq!(constraints.len(), order.len());
-    debug_assert!(order.iter().all(|member| joints.contains_key(key_of(member))));
-    // SAFETY: `order` lists each prepared joint once (a colour order of the
-    // solver's joints, each listed once from the joints live this step),
-    // and none has been removed since (checked in debug builds above); the
-    // map is left alone until the references are dropped, when `borrowed`
-    // is recycled below.
-    unsafe { borrow_each(joints.raw_mut(), order.iter().map(key_of), &mut borrowed) };
-    borrowed.par_chunks_mut(IMPULSE_WRITE_CHUNK).zip(constraints.par_chunks(IMPULSE_WRITE_CHUNK)).for_each(
-        |(joints, constraints)| {
-            for (joint, c) in joints.iter_mut().zip(constraints) {
-                store(joint, c);
+    debug_assert!(keys.clone().flatten().all(|key| joints.contains_key(key)));
+    let mut borrowed: Vec<Option<&mut Joint>> = recycle(std::mem::take(buffer));
+    // SAFETY: the solver lists each joint once, from the joints live this
+    // step, and none has been removed since (checked in debug builds
+    // above); the map is left alone until the references are dropped, when
+    // `borrowed` is recycled below.
+    unsafe { borrow_some(joints.raw_mut(), keys, &mut borrowed) };
+    borrowed.par_chunks_mut(IMPULSE_WRITE_CHUNK).zip(values.par_chunks(IMPULSE_WRITE_CHUNK)).for_each(
+        |(joints, values)| {
+            for (joint, value) in joints.iter_mut().zip(values) {
+                if let Some(joint) = joint {
+                    store(joint, value);
+                }
             }
         },
     );

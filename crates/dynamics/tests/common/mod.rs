@@ -101,6 +101,24 @@ pub fn hanging_chains(chains: usize, links: usize) -> (World, Vec<Vec<lamina_dyn
     hanging_chains_of(chains, links, JointDesc::revolute)
 }
 
+/// A joint between the body above, the link and the anchor between them.
+pub type MakeJoint = fn(BodyKey, BodyKey, Point) -> JointDesc;
+
+/// One joint of each way the solver stores impulses after a step: plain
+/// revolute joints (point joints), revolute joints with limits (revolute
+/// bundles), and welds (joints solved alone). The limits (±45°) stay slack
+/// in a chain hanging straight.
+pub fn joint_kinds() -> [(&'static str, MakeJoint); 3] {
+    [
+        ("plain revolute", JointDesc::revolute),
+        ("revolute with limits", |a, b, anchor| {
+            let quarter = std::f64::consts::FRAC_PI_4 as Real;
+            JointDesc::revolute(a, b, anchor).limits(-quarter, quarter)
+        }),
+        ("weld", JointDesc::weld),
+    ]
+}
+
 /// [`hanging_chains`] with the joints `joint` makes (from the body above,
 /// the link and the anchor between them).
 pub fn hanging_chains_of(
