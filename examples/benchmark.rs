@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example benchmark -- [--scene NAME|all] [--threads 1,2,4]
-//!     [--steps N] [--runs K] [--out DIR]
+//!     [--steps N] [--runs K] [--paired BLOCK] [--out DIR]
 //! ```
 //!
 //! For each scene and thread count it builds the scene, steps it `steps` times
@@ -15,6 +15,15 @@
 //! pace having found that faster than the pool, or trying it), and what the
 //! world looks like at the end. It writes `results.csv` and `scaling.svg` to
 //! `docs/benchmarks/` (or `--out DIR`).
+//!
+//! With `--paired BLOCK` it measures how the thread counts compare instead,
+//! on a host whose speed drifts from second to second (a shared virtual
+//! machine): each run builds one world per thread count and steps them side
+//! by side, `BLOCK` steps of one, then `BLOCK` of the next, the order turned
+//! at every round, so that a slow spell of the host falls on every thread
+//! count alike. It reports each count's time per step and its speed-up over
+//! the first count (the runs' minimum and median), checks that the worlds
+//! end bit for bit alike, and writes `paired.csv` to the folder.
 
 #[path = "../benches/scenes/mod.rs"]
 mod scenes;
@@ -29,13 +38,15 @@ use lamina2d::prelude::*;
 use scenes::{ALL, Scene, TIME_STEP};
 
 const USAGE: &str = "\
-usage: benchmark [--scene NAME|all] [--threads N,N,...] [--steps N] [--runs K] [--out DIR]
+usage: benchmark [--scene NAME|all] [--threads N,N,...] [--steps N] [--runs K] [--paired BLOCK] [--out DIR]
 
   --scene    a scene name or `all` (default all): large_pyramid, many_pyramids, smash, tumbler, spinner,
              joint_grid, rain
   --threads  rayon thread counts, comma-separated (default 1)
   --steps    steps per run (default: each scene's own count)
   --runs     runs per scene and thread count (default 3)
+  --paired   step one world per thread count side by side, BLOCK steps each in turn, and report
+             the speed-ups over the first count (writes paired.csv)
   --out      folder for results.csv and scaling.svg (default docs/benchmarks)";
 
 /// What the command line asked for.
@@ -44,6 +55,8 @@ struct Options {
     threads: Vec<usize>,
     steps: Option<usize>,
     runs: usize,
+    /// Steps per block of a paired measurement, when asked for.
+    paired: Option<usize>,
     out: PathBuf,
 }
 
@@ -125,6 +138,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         threads: vec![1],
         steps: None,
         runs: 3,
+        paired: None,
         out: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs").join("benchmarks"),
     };
     let mut i = 0;
@@ -138,7 +152,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             Some((flag, value)) => (flag, Some(value.to_string())),
             None => (arg, None),
         };
-        if !matches!(flag, "--scene" | "--threads" | "--steps" | "--runs" | "--out") {
+        if !matches!(flag, "--scene" | "--threads" | "--steps" | "--runs" | "--paired" | "--out") {
             return Err(format!("unknown argument `{arg}`"));
         }
         let value = match inline {
@@ -167,6 +181,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             }
             "--steps" => options.steps = Some(positive(flag, &value)?),
             "--runs" => options.runs = positive(flag, &value)?,
+            "--paired" => options.paired = Some(positive(flag, &value)?),
             _ => options.out = PathBuf::from(value),
         }
         i += 1;
@@ -183,6 +198,9 @@ fn positive(flag: &str, text: &str) -> Result<usize, String> {
 }
 
 fn run(options: &Options) -> Result<(), String> {
+    if let Some(block) = options.paired {
+        return run_paired(options, block);
+    }
     let mut rows = Vec::new();
     let progress = Progress::new();
     for scene in &options.scenes {
@@ -206,6 +224,161 @@ fn run(options: &Options) -> Result<(), String> {
     std::fs::write(&svg_path, svg(&rows)).map_err(|e| format!("cannot write {}: {e}", svg_path.display()))?;
     println!("\nwrote {} and {}", csv_path.display(), svg_path.display());
     Ok(())
+}
+
+/// One scene stepped side by side at several thread counts.
+struct PairedRow {
+    scene: &'static str,
+    steps: usize,
+    block: usize,
+    runs: usize,
+    /// Per thread count: the count, its least time per step over the runs
+    /// (ms), and its speed-ups over the first count, one per run.
+    counts: Vec<(usize, f64, Vec<f64>)>,
+    /// Whether every world ended with the same state hash as the first
+    /// count's in its run.
+    same_bits: bool,
+}
+
+/// The `--paired` measurement of every chosen scene.
+fn run_paired(options: &Options, block: usize) -> Result<(), String> {
+    let pools = options
+        .threads
+        .iter()
+        .map(|&threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| format!("cannot start a pool of {threads} threads: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let rows: Vec<PairedRow> =
+        options.scenes.iter().map(|scene| measure_paired(scene, &pools, options, block)).collect();
+    print!("{}", paired_table(&rows));
+    std::fs::create_dir_all(&options.out)
+        .map_err(|e| format!("cannot create {}: {e}", options.out.display()))?;
+    let path = options.out.join("paired.csv");
+    std::fs::write(&path, paired_csv(&rows)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("\nwrote {}", path.display());
+    Ok(())
+}
+
+/// Runs `scene` `options.runs` times, each time stepping one world per pool
+/// of `pools` in turns of `block` steps (the pools in one order, then the
+/// other), and times each pool's steps.
+fn measure_paired(scene: &Scene, pools: &[rayon::ThreadPool], options: &Options, block: usize) -> PairedRow {
+    let steps = options.steps.unwrap_or(scene.steps);
+    let mut totals = vec![Vec::with_capacity(options.runs); pools.len()];
+    let mut same_bits = true;
+    for _ in 0..options.runs {
+        let mut worlds: Vec<World> = pools.iter().map(|pool| pool.install(|| (scene.build)())).collect();
+        let mut elapsed = vec![Duration::ZERO; pools.len()];
+        for (round, first) in (0..steps).step_by(block).enumerate() {
+            let last = (first + block).min(steps);
+            let mut order: Vec<usize> = (0..pools.len()).collect();
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            for i in order {
+                let world = &mut worlds[i];
+                let start = Instant::now();
+                pools[i].install(|| {
+                    for step in first..last {
+                        scene.before_step(world, step);
+                        if let Err(e) = world.step(TIME_STEP) {
+                            eprintln!("\n{}: step {step} refused: {e}", scene.name);
+                        }
+                    }
+                });
+                elapsed[i] += start.elapsed();
+            }
+        }
+        same_bits &= worlds.iter().all(|w| w.state_hash() == worlds[0].state_hash());
+        for (total, time) in totals.iter_mut().zip(&elapsed) {
+            total.push(time.as_secs_f64());
+        }
+    }
+    let counts = options
+        .threads
+        .iter()
+        .zip(&totals)
+        .map(|(&threads, times)| {
+            let least = times.iter().copied().fold(f64::INFINITY, f64::min);
+            let speedups = totals[0].iter().zip(times).map(|(first, this)| first / this).collect();
+            (threads, least * 1e3 / steps as f64, speedups)
+        })
+        .collect();
+    PairedRow { scene: scene.name, steps, block, runs: options.runs, counts, same_bits }
+}
+
+/// The least and the median of `values` (not empty).
+fn least_and_median(values: &[f64]) -> (f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    let median = if n % 2 == 1 { sorted[n / 2] } else { 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]) };
+    (sorted[0], median)
+}
+
+fn paired_table(rows: &[PairedRow]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<14} {:>5} {:>5} {:>4} {:>7} {:>9} {:>11} {:>11} {:>11}  bits",
+        "scene", "steps", "block", "runs", "threads", "min ms", "speed-up lo", "speed-up md", "speed-up hi"
+    );
+    for r in rows {
+        for (threads, least_ms, speedups) in &r.counts {
+            let (lo, median) = least_and_median(speedups);
+            let hi = speedups.iter().copied().fold(0.0, f64::max);
+            let _ = writeln!(
+                out,
+                "{:<14} {:>5} {:>5} {:>4} {:>7} {:>9.3} {:>11.3} {:>11.3} {:>11.3}  {}",
+                r.scene,
+                r.steps,
+                r.block,
+                r.runs,
+                threads,
+                least_ms,
+                lo,
+                median,
+                hi,
+                if r.same_bits { "same" } else { "DIFFER" }
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nspeed-up: the first thread count's time over this one's, per run (each run steps the worlds side by side); min ms: least time per step over the runs"
+    );
+    out
+}
+
+fn paired_csv(rows: &[PairedRow]) -> String {
+    let mut out = String::from(
+        "scene,steps,block,runs,threads,min_ms_per_step,speedup_min,speedup_median,speedups,same_bits\n",
+    );
+    for r in rows {
+        for (threads, least_ms, speedups) in &r.counts {
+            let (lo, median) = least_and_median(speedups);
+            let all: Vec<String> = speedups.iter().map(|x| format!("{x:.3}")).collect();
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{:.4},{:.3},{:.3},{},{}",
+                r.scene,
+                r.steps,
+                r.block,
+                r.runs,
+                threads,
+                least_ms,
+                lo,
+                median,
+                all.join(" "),
+                r.same_bits
+            );
+        }
+    }
+    out
 }
 
 /// Runs one scene at one thread count, on the current pool.
