@@ -281,6 +281,7 @@ fn measure_paired(scene: &Scene, pools: &[rayon::ThreadPool], options: &Options,
             }
             for i in order {
                 let world = &mut worlds[i];
+                unsafe { std::env::set_var("LAMINA_VARIANT", i.to_string()) };
                 let start = Instant::now();
                 pools[i].install(|| {
                     for step in first..last {

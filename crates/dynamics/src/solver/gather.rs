@@ -40,8 +40,11 @@ pub(super) const RUN: usize = 1024;
 /// costs less than handing out the runs. On the 2-core machine a pool made
 /// the lists of large_pyramid (5,051 bodies, 14,950 contacts) and the
 /// spinner (6,079 and 20,456) slower, and many_pyramids' (22,001 and
-/// 58,000) faster.
-pub(super) const BODIES_ON_POOL_FROM: usize = 16 * RUN;
+/// 58,000) faster; of the joint grid (10,000 bodies) faster too, the whole
+/// step by 5 to 7 % on two threads (two worlds stepped side by side, one
+/// listing on the pool: `benchmark --paired`), smash's (9,601) and rain's
+/// (11,001) within a few hundredths either way.
+pub(super) const BODIES_ON_POOL_FROM: usize = 8 * RUN;
 
 /// Contact lists of this many summaries or more are made on the pool, when
 /// the step shares its work: a contact is less work to list than a body,
