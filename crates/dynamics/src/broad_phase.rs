@@ -166,23 +166,37 @@ impl BroadPhase {
     }
 
     /// Moves the proxies `moves` (each collider with its hint and new
-    /// bounds) in one batch, telling each collider of `colliders` its
-    /// proxy's new box and place.
-    pub(crate) fn refit_all(
-        &mut self,
-        moves: &[Refit<ProxyKey>],
-        colliders: &mut TaggedMap<ColliderKey, Collider>,
-    ) {
-        self.all.refit_batch().refit_all(moves, |i, result| {
-            if let (Ok((moved, hint)), Some(c)) =
-                (result, colliders.get_mut(moves[i].0.in_world(colliders.tag())))
-            {
-                c.proxy_hint = hint;
-                if let Some(fat) = moved {
-                    c.proxy_box = fat;
-                }
-            }
+    /// bounds) in one batch, putting in `outcomes`, for each in order, what
+    /// its collider is to learn: the proxy's new box if it moved, and its
+    /// place (`None` where the refit was refused). The colliders are not
+    /// told here: each is a cache miss of its own, which
+    /// [`ProxyOutcome::tell`] pays on several threads.
+    pub(crate) fn refit_all(&mut self, moves: &[Refit<ProxyKey>], outcomes: &mut Vec<Option<ProxyOutcome>>) {
+        outcomes.clear();
+        // Exactly: the list is kept from step to step.
+        outcomes.reserve_exact(moves.len());
+        self.all.refit_batch().refit_all(moves, |_, result| {
+            outcomes.push(result.ok().map(|(moved, hint)| ProxyOutcome { moved, hint }));
         });
+    }
+}
+
+/// What a refit tells its collider: the proxy's new box, if it moved, and
+/// where the broad phase keeps the proxy.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ProxyOutcome {
+    moved: Option<Aabb>,
+    hint: ProxyHint,
+}
+
+impl ProxyOutcome {
+    /// Gives collider `c` the proxy's box and place, as the refit left them.
+    #[inline]
+    pub(crate) fn tell(&self, c: &mut Collider) {
+        c.proxy_hint = self.hint;
+        if let Some(fat) = self.moved {
+            c.proxy_box = fat;
+        }
     }
 }
 

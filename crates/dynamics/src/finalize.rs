@@ -10,7 +10,7 @@ use lamina_broadphase::Refit;
 use lamina_narrowphase::Sweep;
 
 use crate::body::Body;
-use crate::broad_phase::{BroadPhase, FirstBounds, ProxyKey, contact_bounds, first_bounds};
+use crate::broad_phase::{BroadPhase, FirstBounds, ProxyKey, ProxyOutcome, contact_bounds, first_bounds};
 use crate::collider::Collider;
 use crate::contact_set::ContactSet;
 use crate::continuous::{Obstacles, Stop, SweepTargets, is_fast};
@@ -43,8 +43,10 @@ pub(crate) struct FinalizeBuffers {
     swept: Vec<FinishedBody>,
     /// Fast bullets with their motion and how much of it they may keep.
     bullet_moves: Vec<(BodyKey, Sweep, Real)>,
-    /// The broad-phase proxies moved, with their new bounds.
+    /// The broad-phase proxies moved, with their new bounds, and what each
+    /// move tells its collider.
     proxy_moves: Vec<Refit<ProxyKey>>,
+    proxy_outcomes: Vec<Option<ProxyOutcome>>,
     /// The colliders of finished bodies with several, at their bodies' new
     /// poses, and the move each one's proxy needs, if any.
     collider_poses: Vec<(ColliderKey, Isometry)>,
@@ -371,9 +373,51 @@ impl Finalize<'_> {
         ));
         moves.extend(several.iter().flatten());
         debug_assert_eq!(moves.len(), count, "the runs counted their moved bodies");
-        self.broad_phase.refit_all(&moves, self.colliders);
+        let mut outcomes = std::mem::take(&mut self.buffers.proxy_outcomes);
+        self.broad_phase.refit_all(&moves, &mut outcomes);
+        self.tell_colliders(&moves, &outcomes);
+        self.buffers.proxy_outcomes = outcomes;
         self.buffers.proxy_moves = moves;
         self.buffers.collider_moves = several;
+    }
+
+    /// Tells the collider of each of `moves` what its proxy's move gave
+    /// (`outcomes`, in step): its new box and place. On several threads
+    /// when there are many: a crowd moves thousands of proxies a step, each
+    /// collider a cache miss of its own, last written on either core.
+    fn tell_colliders(&mut self, moves: &[Refit<ProxyKey>], outcomes: &[Option<ProxyOutcome>]) {
+        debug_assert_eq!(moves.len(), outcomes.len());
+        let tag = self.colliders.tag();
+        let keys = moves.iter().map(|&(key, _, _)| key.in_world(tag));
+        if !self.threads.share(moves.len(), SHARED_FROM) {
+            for (key, outcome) in keys.zip(outcomes) {
+                if let (Some(c), Some(outcome)) = (self.colliders.get_mut(key), outcome) {
+                    outcome.tell(c);
+                }
+            }
+            return;
+        }
+        debug_assert!(keys.clone().all(|key| self.colliders.contains_key(key)));
+        let mut colliders: Vec<&mut crate::Collider> =
+            recycle(std::mem::take(&mut self.buffers.borrowed_colliders));
+        // SAFETY: `moves` lists the first colliders of bodies written back
+        // in place and the colliders of bodies of several, each body once
+        // (`move_proxies`), all read from their bodies this step: the keys
+        // are live (checked in debug builds above), and distinct since a
+        // collider belongs to one body. Nothing removed them since. Nothing
+        // reads the map until the references are dropped, when the buffer
+        // is recycled.
+        unsafe { borrow_each(self.colliders.raw_mut(), keys, &mut colliders) };
+        colliders.par_chunks_mut(FINALIZE_CHUNK).zip(outcomes.par_chunks(FINALIZE_CHUNK)).for_each(
+            |(colliders, outcomes)| {
+                for (c, outcome) in colliders.iter_mut().zip(outcomes) {
+                    if let Some(outcome) = outcome {
+                        outcome.tell(c);
+                    }
+                }
+            },
+        );
+        self.buffers.borrowed_colliders = recycle(colliders);
     }
 
     /// Gives each collider of `poses` its bounds on its body at the pose
@@ -768,14 +812,15 @@ mod tests {
     /// the index of immovables holds a fixed or kinematic body's collider
     /// around the same bounds. The steps must include bodies moved
     /// ([`Writing::Moved`]), enough swept ones to be written back on
-    /// several threads, and enough colliders of bodies with several to be
-    /// bounded on several threads.
+    /// several threads, enough colliders of bodies with several to be
+    /// bounded on several threads, and enough proxies moved in one step for
+    /// their colliders to be told on several threads.
     #[test]
     fn bounds_and_proxies_follow_the_bodies() {
         for threads in [1, 3] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let mut world = mixed_world();
-            let (mut moved, mut most_waiting, mut most_several) = (0, 0, 0);
+            let (mut moved, mut most_waiting, mut most_several, mut most_moves) = (0, 0, 0, 0);
             for step in 0..40 {
                 pool.install(|| world.step(1.0 / 60.0).unwrap());
                 let margin = world.settings.speculative_distance;
@@ -796,10 +841,12 @@ mod tests {
                     world.finish.finished.iter().filter(|f| matches!(f.writing, Writing::Moved(_))).count();
                 most_waiting = most_waiting.max(world.finish.finished.iter().filter(|f| f.waits).count());
                 most_several = most_several.max(world.finish.collider_poses.len());
+                most_moves = most_moves.max(world.finish.proxy_moves.len());
             }
             assert!(moved > 0, "bodies moved their proxies");
             assert!(most_waiting >= SHARED_FROM, "swept bodies written on several threads");
             assert!(finalize_shares(most_several), "colliders bounded on several threads");
+            assert!(most_moves >= SHARED_FROM, "colliders told of their proxies' moves on several threads");
         }
     }
 }
