@@ -700,7 +700,12 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
     /// [`SweepAndPrune::relocate`] for a proxy of the grid whose new fat box
     /// `fat` lies in the cells of `to`, not all of them its cells now: it walks
     /// its entry in the regions of both, leaves the regions it no longer
-    /// touches, then enters the new ones, in the order of the cells.
+    /// touches, then enters the new ones, in the order of the cells. In a
+    /// region it stays in that is re-sorted at the end of an open batch, the
+    /// entry takes its new box then, as in [`SweepAndPrune::move_within_cells`]:
+    /// walked now, it would cross entries whose boxes are stale (the
+    /// spinner's crowd crosses some five hundred borders a step, a tenth of
+    /// its batch's time).
     fn cross_borders(&mut self, id: u32, fat: Aabb, to: CellRange) {
         let proxy = &self.proxies[id as usize];
         let old = proxy.fat;
@@ -710,7 +715,9 @@ impl<K: Copy + Ord + Hash> SweepAndPrune<K> {
         };
         for ((cell, &r), hint) in range.cells().zip(&regions[..count as usize]).zip(&mut hints) {
             if to.contains(cell) {
-                *hint = self.grid.replace(r, id, &old, &fat, *hint);
+                if !self.grid.resorts(r) {
+                    *hint = self.grid.replace(r, id, &old, &fat, *hint);
+                }
             } else {
                 self.grid.remove(r, id, &old, *hint);
             }
