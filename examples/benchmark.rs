@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example benchmark -- [--scene NAME|all] [--threads 1,2,4]
-//!     [--steps N] [--runs K] [--paired BLOCK] [--out DIR]
+//!     [--steps N] [--runs K] [--paired BLOCK] [--sharing paced|always|never] [--out DIR]
 //! ```
 //!
 //! For each scene and thread count it builds the scene, steps it `steps` times
@@ -38,7 +38,8 @@ use lamina2d::prelude::*;
 use scenes::{ALL, Scene, TIME_STEP};
 
 const USAGE: &str = "\
-usage: benchmark [--scene NAME|all] [--threads N,N,...] [--steps N] [--runs K] [--paired BLOCK] [--out DIR]
+usage: benchmark [--scene NAME|all] [--threads N,N,...] [--steps N] [--runs K] [--paired BLOCK]
+                 [--sharing paced|always|never] [--out DIR]
 
   --scene    a scene name or `all` (default all): large_pyramid, many_pyramids, smash, tumbler, spinner,
              joint_grid, rain
@@ -47,6 +48,7 @@ usage: benchmark [--scene NAME|all] [--threads N,N,...] [--steps N] [--runs K] [
   --runs     runs per scene and thread count (default 3)
   --paired   step one world per thread count side by side, BLOCK steps each in turn, and report
              the speed-ups over the first count (writes paired.csv)
+  --sharing  how each world shares its steps with the pool (World::set_sharing; default paced)
   --out      folder for results.csv and scaling.svg (default docs/benchmarks)";
 
 /// What the command line asked for.
@@ -57,6 +59,8 @@ struct Options {
     runs: usize,
     /// Steps per block of a paired measurement, when asked for.
     paired: Option<usize>,
+    /// How each world shares its steps with its pool.
+    sharing: Sharing,
     out: PathBuf,
 }
 
@@ -139,6 +143,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         steps: None,
         runs: 3,
         paired: None,
+        sharing: Sharing::Paced,
         out: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs").join("benchmarks"),
     };
     let mut i = 0;
@@ -152,7 +157,10 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             Some((flag, value)) => (flag, Some(value.to_string())),
             None => (arg, None),
         };
-        if !matches!(flag, "--scene" | "--threads" | "--steps" | "--runs" | "--paired" | "--out") {
+        if !matches!(
+            flag,
+            "--scene" | "--threads" | "--steps" | "--runs" | "--paired" | "--sharing" | "--out"
+        ) {
             return Err(format!("unknown argument `{arg}`"));
         }
         let value = match inline {
@@ -182,6 +190,14 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--steps" => options.steps = Some(positive(flag, &value)?),
             "--runs" => options.runs = positive(flag, &value)?,
             "--paired" => options.paired = Some(positive(flag, &value)?),
+            "--sharing" => {
+                options.sharing = match value.as_str() {
+                    "paced" => Sharing::Paced,
+                    "always" => Sharing::Always,
+                    "never" => Sharing::Never,
+                    _ => return Err(format!("`--sharing` takes paced, always or never, not `{value}`")),
+                }
+            }
             _ => options.out = PathBuf::from(value),
         }
         i += 1;
@@ -271,7 +287,12 @@ fn measure_paired(scene: &Scene, pools: &[rayon::ThreadPool], options: &Options,
     let mut totals = vec![Vec::with_capacity(options.runs); pools.len()];
     let mut same_bits = true;
     for _ in 0..options.runs {
-        let mut worlds: Vec<World> = pools.iter().map(|pool| pool.install(|| (scene.build)())).collect();
+        let build = || {
+            let mut world = (scene.build)();
+            world.set_sharing(options.sharing);
+            world
+        };
+        let mut worlds: Vec<World> = pools.iter().map(|pool| pool.install(build)).collect();
         let mut elapsed = vec![Duration::ZERO; pools.len()];
         for (round, first) in (0..steps).step_by(block).enumerate() {
             let last = (first + block).min(steps);
@@ -389,10 +410,15 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
     let mut hashes = Vec::with_capacity(options.runs);
     let mut sums = [Duration::ZERO; 6];
     let mut alone = 0usize;
-    let mut world = (scene.build)();
+    let build = || {
+        let mut world = (scene.build)();
+        world.set_sharing(options.sharing);
+        world
+    };
+    let mut world = build();
     for run in 0..options.runs {
         if run > 0 {
-            world = (scene.build)();
+            world = build();
         }
         let mut elapsed = Duration::ZERO;
         for step in 0..steps {
