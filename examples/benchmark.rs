@@ -249,11 +249,28 @@ struct PairedRow {
     block: usize,
     runs: usize,
     /// Per thread count: the count, its least time per step over the runs
-    /// (ms), and its speed-ups over the first count, one per run.
-    counts: Vec<(usize, f64, Vec<f64>)>,
+    /// (ms), and its speed-ups over the first count.
+    counts: Vec<(usize, f64, Speedups)>,
     /// Whether every world ended with the same state hash as the first
     /// count's in its run.
     same_bits: bool,
+}
+
+/// A thread count's speed-ups over the first count, one per run, with
+/// their least, median and most.
+struct Speedups {
+    runs: Vec<f64>,
+    least: f64,
+    median: f64,
+    most: f64,
+}
+
+impl Speedups {
+    fn of(runs: Vec<f64>) -> Self {
+        let (least, median) = least_and_median(&runs);
+        let most = runs.iter().copied().fold(least, f64::max);
+        Self { runs, least, median, most }
+    }
 }
 
 /// The `--paired` measurement of every chosen scene.
@@ -287,20 +304,14 @@ fn measure_paired(scene: &Scene, pools: &[rayon::ThreadPool], options: &Options,
     let mut totals = vec![Vec::with_capacity(options.runs); pools.len()];
     let mut same_bits = true;
     for _ in 0..options.runs {
-        let build = || {
-            let mut world = (scene.build)();
-            world.set_sharing(options.sharing);
-            world
-        };
-        let mut worlds: Vec<World> = pools.iter().map(|pool| pool.install(build)).collect();
+        let mut worlds: Vec<World> =
+            pools.iter().map(|pool| pool.install(|| build_world(scene, options))).collect();
         let mut elapsed = vec![Duration::ZERO; pools.len()];
         for (round, first) in (0..steps).step_by(block).enumerate() {
             let last = (first + block).min(steps);
-            let mut order: Vec<usize> = (0..pools.len()).collect();
-            if round % 2 == 1 {
-                order.reverse();
-            }
-            for i in order {
+            let n = pools.len();
+            for k in 0..n {
+                let i = if round % 2 == 1 { n - 1 - k } else { k };
                 let world = &mut worlds[i];
                 unsafe { std::env::set_var("LAMINA_VARIANT", i.to_string()) };
                 let start = Instant::now();
@@ -327,7 +338,7 @@ fn measure_paired(scene: &Scene, pools: &[rayon::ThreadPool], options: &Options,
         .map(|(&threads, times)| {
             let least = times.iter().copied().fold(f64::INFINITY, f64::min);
             let speedups = totals[0].iter().zip(times).map(|(first, this)| first / this).collect();
-            (threads, least * 1e3 / steps as f64, speedups)
+            (threads, least * 1e3 / steps as f64, Speedups::of(speedups))
         })
         .collect();
     PairedRow { scene: scene.name, steps, block, runs: options.runs, counts, same_bits }
@@ -350,9 +361,7 @@ fn paired_table(rows: &[PairedRow]) -> String {
         "scene", "steps", "block", "runs", "threads", "min ms", "speed-up lo", "speed-up md", "speed-up hi"
     );
     for r in rows {
-        for (threads, least_ms, speedups) in &r.counts {
-            let (lo, median) = least_and_median(speedups);
-            let hi = speedups.iter().copied().fold(0.0, f64::max);
+        for (threads, least_ms, s) in &r.counts {
             let _ = writeln!(
                 out,
                 "{:<14} {:>5} {:>5} {:>4} {:>7} {:>9.3} {:>11.3} {:>11.3} {:>11.3}  {}",
@@ -362,9 +371,9 @@ fn paired_table(rows: &[PairedRow]) -> String {
                 r.runs,
                 threads,
                 least_ms,
-                lo,
-                median,
-                hi,
+                s.least,
+                s.median,
+                s.most,
                 if r.same_bits { "same" } else { "DIFFER" }
             );
         }
@@ -381,9 +390,8 @@ fn paired_csv(rows: &[PairedRow]) -> String {
         "scene,steps,block,runs,threads,min_ms_per_step,speedup_min,speedup_median,speedups,same_bits\n",
     );
     for r in rows {
-        for (threads, least_ms, speedups) in &r.counts {
-            let (lo, median) = least_and_median(speedups);
-            let all: Vec<String> = speedups.iter().map(|x| format!("{x:.3}")).collect();
+        for (threads, least_ms, s) in &r.counts {
+            let all: Vec<String> = s.runs.iter().map(|x| format!("{x:.3}")).collect();
             let _ = writeln!(
                 out,
                 "{},{},{},{},{},{:.4},{:.3},{:.3},{},{}",
@@ -393,14 +401,21 @@ fn paired_csv(rows: &[PairedRow]) -> String {
                 r.runs,
                 threads,
                 least_ms,
-                lo,
-                median,
+                s.least,
+                s.median,
                 all.join(" "),
                 r.same_bits
             );
         }
     }
     out
+}
+
+/// `scene`'s world, ready to step, sharing its steps as `options` ask.
+fn build_world(scene: &Scene, options: &Options) -> World {
+    let mut world = (scene.build)();
+    world.set_sharing(options.sharing);
+    world
 }
 
 /// Runs one scene at one thread count, on the current pool.
@@ -410,15 +425,10 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
     let mut hashes = Vec::with_capacity(options.runs);
     let mut sums = [Duration::ZERO; 6];
     let mut alone = 0usize;
-    let build = || {
-        let mut world = (scene.build)();
-        world.set_sharing(options.sharing);
-        world
-    };
-    let mut world = build();
+    let mut world = build_world(scene, options);
     for run in 0..options.runs {
         if run > 0 {
-            world = build();
+            world = build_world(scene, options);
         }
         let mut elapsed = Duration::ZERO;
         for step in 0..steps {
@@ -447,13 +457,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
         times.push(elapsed.as_secs_f64() * 1e3 / steps as f64);
         hashes.push(world.state_hash());
     }
-    let mut sorted = times.clone();
-    sorted.sort_by(f64::total_cmp);
-    let median = if sorted.len() % 2 == 1 {
-        sorted[sorted.len() / 2]
-    } else {
-        0.5 * (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2])
-    };
+    let (least, median) = least_and_median(&times);
     let total_steps = (steps * options.runs) as f64;
     let mean = |d: Duration| d.as_secs_f64() * 1e3 / total_steps;
     Row {
@@ -461,7 +465,7 @@ fn measure(scene: &Scene, threads: usize, options: &Options, progress: &Progress
         threads,
         steps,
         runs: options.runs,
-        min_ms: sorted[0],
+        min_ms: least,
         median_ms: median,
         hashes,
         stages: Stages {

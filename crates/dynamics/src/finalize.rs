@@ -16,7 +16,7 @@ use crate::contact_set::ContactSet;
 use crate::continuous::{Obstacles, Stop, SweepTargets, is_fast};
 use crate::hooks::Hooks;
 use crate::joint::Joint;
-use crate::parallel::disjoint::{borrow_each, borrow_some, recycle};
+use crate::parallel::disjoint::{borrow_each, borrow_some, recycle, update_each};
 use crate::parallel::pace::Threads;
 use crate::profile::StepProfile;
 use crate::solver::Solver;
@@ -383,41 +383,26 @@ impl Finalize<'_> {
 
     /// Tells the collider of each of `moves` what its proxy's move gave
     /// (`outcomes`, in step): its new box and place. On several threads
-    /// when there are many: a crowd moves thousands of proxies a step, each
-    /// collider a cache miss of its own, last written on either core.
+    /// when there are many ([`update_each`]): a crowd moves thousands of
+    /// proxies a step, each collider a cache miss of its own, last written
+    /// on either core.
     fn tell_colliders(&mut self, moves: &[Refit<ProxyKey>], outcomes: &[Option<ProxyOutcome>]) {
         debug_assert_eq!(moves.len(), outcomes.len());
         let tag = self.colliders.tag();
-        let keys = moves.iter().map(|&(key, _, _)| key.in_world(tag));
-        if !self.threads.share(moves.len(), SHARED_FROM) {
-            for (key, outcome) in keys.zip(outcomes) {
-                if let (Some(c), Some(outcome)) = (self.colliders.get_mut(key), outcome) {
-                    outcome.tell(c);
-                }
-            }
-            return;
-        }
-        debug_assert!(keys.clone().all(|key| self.colliders.contains_key(key)));
-        let mut colliders: Vec<&mut crate::Collider> =
-            recycle(std::mem::take(&mut self.buffers.borrowed_colliders));
+        let keys = moves.iter().map(|&(key, _, _)| Some(key.in_world(tag)));
+        let sharing = (&mut self.buffers.borrowed_colliders, self.threads, FINALIZE_CHUNK);
         // SAFETY: `moves` lists the first colliders of bodies written back
         // in place and the colliders of bodies of several, each body once
         // (`move_proxies`), all read from their bodies this step: the keys
-        // are live (checked in debug builds above), and distinct since a
-        // collider belongs to one body. Nothing removed them since. Nothing
-        // reads the map until the references are dropped, when the buffer
-        // is recycled.
-        unsafe { borrow_each(self.colliders.raw_mut(), keys, &mut colliders) };
-        colliders.par_chunks_mut(FINALIZE_CHUNK).zip(outcomes.par_chunks(FINALIZE_CHUNK)).for_each(
-            |(colliders, outcomes)| {
-                for (c, outcome) in colliders.iter_mut().zip(outcomes) {
-                    if let Some(outcome) = outcome {
-                        outcome.tell(c);
-                    }
+        // are live, and distinct since a collider belongs to one body.
+        // Nothing removed them since.
+        unsafe {
+            update_each(self.colliders, keys, outcomes, sharing, |c, outcome| {
+                if let Some(outcome) = outcome {
+                    outcome.tell(c);
                 }
-            },
-        );
-        self.buffers.borrowed_colliders = recycle(colliders);
+            });
+        }
     }
 
     /// Gives each collider of `poses` its bounds on its body at the pose

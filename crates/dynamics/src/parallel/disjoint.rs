@@ -2,7 +2,9 @@
 //! several threads: the narrow phase refreshes the contacts this way, the
 //! solver lists a large world's bodies and writes the contacts' impulses
 //! back, and the end of the step writes the bodies (and their lone
-//! colliders' bounds) back.
+//! colliders' bounds) back. [`update_each`] does the common case whole: a
+//! value per key updated from an item, in chunks on the pool (the joints'
+//! impulses, the colliders told of their proxies' moves).
 //!
 //! A walk of the map (`iter_mut`) would borrow them safely, but it reads
 //! every slot on the calling thread, a cache miss per value in a large map,
@@ -10,7 +12,12 @@
 //! the slot's address alone, so a value is first touched by the thread that
 //! works on it. The price is the caller's promise, made once here.
 
+use rayon::prelude::*;
 use slotmap::{Key, SlotMap};
+
+use crate::keys::WorldKey;
+use crate::parallel::pace::Threads;
+use crate::tagged_map::TaggedMap;
 
 /// Appends to `out` a mutable reference to the value of each key of `keys`,
 /// in order.
@@ -62,6 +69,48 @@ unsafe fn borrow<'a, K: Key, V>(map: &mut SlotMap<K, V>, key: K) -> &'a mut V {
     // SAFETY: the value lives in the map's buffer, which the callers' borrow
     // of `map` for 'a keeps in place.
     unsafe { &mut *(value as *mut V) }
+}
+
+/// Calls `update` with the value of each key of `keys` in `map` (`None`:
+/// no value) and its item of `items`, the two in step. Each value is a
+/// cache miss of its own, so from two chunks' worth on, where `threads`
+/// share, the values are borrowed through `buffer` (kept empty between
+/// steps, see [`recycle`]) and updated on the pool in chunks of `chunk`:
+/// the joints' impulses stored after the solve, the colliders told of
+/// their proxies' moves.
+///
+/// # Safety
+///
+/// As for [`borrow_each`]: every key of `keys` is live in `map` (checked
+/// in debug builds) and none comes twice.
+pub(crate) unsafe fn update_each<K: WorldKey, V: Send, T: Sync>(
+    map: &mut TaggedMap<K, V>,
+    keys: impl Iterator<Item = Option<K>> + Clone,
+    items: &[T],
+    (buffer, threads, chunk): (&mut Vec<usize>, Threads, usize),
+    update: impl Fn(&mut V, &T) + Sync,
+) {
+    if !threads.share(items.len(), 2 * chunk) {
+        for (item, key) in items.iter().zip(keys) {
+            if let Some(key) = key {
+                update(&mut map[key], item);
+            }
+        }
+        return;
+    }
+    debug_assert!(keys.clone().flatten().all(|key| map.contains_key(key)));
+    let mut borrowed: Vec<Option<&mut V>> = recycle(std::mem::take(buffer));
+    // SAFETY: the caller's promise; the map is left alone until the
+    // references are dropped, when `borrowed` is recycled below.
+    unsafe { borrow_some(map.raw_mut(), keys, &mut borrowed) };
+    borrowed.par_chunks_mut(chunk).zip(items.par_chunks(chunk)).for_each(|(values, items)| {
+        for (value, item) in values.iter_mut().zip(items) {
+            if let Some(value) = value {
+                update(value, item);
+            }
+        }
+    });
+    *buffer = recycle(borrowed);
 }
 
 /// An empty vector with `v`'s allocation, for elements of the same size and

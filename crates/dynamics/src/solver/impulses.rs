@@ -13,7 +13,7 @@ use super::lanes::Lanes;
 use crate::body::NO_INDEX;
 use crate::contact::Contact;
 use crate::joint::Joint;
-use crate::parallel::disjoint::{borrow_each, borrow_some, recycle};
+use crate::parallel::disjoint::{borrow_each, recycle, update_each};
 use crate::parallel::pace::Threads;
 use crate::tagged_map::TaggedMap;
 use crate::{ContactKey, JointKey};
@@ -67,7 +67,7 @@ pub(crate) fn gather_point_impulses<W: Lanes>(
 /// over a substep of `h` seconds: in list order, which is key order, so the
 /// joints are visited as they lie in memory. A grid of twenty thousand
 /// joints made this a serial part of the step as long as its substeps'
-/// share of a thread: see [`store_on_joints`].
+/// share of a thread: see [`update_each`].
 pub(crate) fn store_point_impulses(
     gathered: &[Vec2],
     (plain, keys): (&[bool], &[JointKey]),
@@ -77,21 +77,26 @@ pub(crate) fn store_point_impulses(
     threads: Threads,
 ) {
     let plain_keys = keys.iter().zip(plain).map(|(&key, &plain)| plain.then_some(key));
-    store_on_joints(gathered, plain_keys, joints, (buffer, threads), |joint, &linear| {
-        if !(linear.x.is_finite() && linear.y.is_finite()) {
-            joint.clear_impulses();
-            return;
-        }
-        joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
-        (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
-    });
+    let sharing = (buffer, threads, IMPULSE_WRITE_CHUNK);
+    // SAFETY: the solver lists each joint once, from the joints live this
+    // step, and none has been removed since.
+    unsafe {
+        update_each(joints, plain_keys, gathered, sharing, |joint, &linear| {
+            if !(linear.x.is_finite() && linear.y.is_finite()) {
+                joint.clear_impulses();
+                return;
+            }
+            joint.impulses = crate::joint::JointImpulses { linear, ..Default::default() };
+            (joint.force, joint.torque) = ((linear / h).map(saturated), 0.0);
+        })
+    };
 }
 
 /// Stores on each joint the impulses its prepared constraint accumulated
 /// (`constraints[i]` is the joint of `keys[order[i]]`), with the force and
 /// torque they report over a substep of `h` seconds; a joint whose
 /// impulses are not finite keeps none (see `Solver::store_impulses`). A
-/// scene of ragdolls has ten thousand: see [`store_on_joints`].
+/// scene of ragdolls has ten thousand: see [`update_each`].
 pub(crate) fn store_joint_impulses(
     constraints: &[JointConstraint],
     order: &[u32],
@@ -103,54 +108,19 @@ pub(crate) fn store_joint_impulses(
 ) {
     debug_assert_eq!(constraints.len(), order.len());
     let listed = order.iter().map(|&member| Some(keys[member as usize]));
-    store_on_joints(constraints, listed, joints, (buffer, threads), |joint, c| {
-        if !c.impulses.is_finite() {
-            joint.clear_impulses();
-            return;
-        }
-        joint.impulses = c.impulses;
-        let (force, torque) = c.force_and_torque(h);
-        (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
-    });
-}
-
-/// Calls `store` with each joint of `keys` (`None`: none) and its value of
-/// `values`, the two in step. Each joint is a cache miss of its own, so
-/// many are stored on several threads, in chunks, through `buffer` (see
-/// [`recycle`]). `keys` must name each joint at most once, every one live:
-/// the solver's lists do.
-fn store_on_joints<T: Sync>(
-    values: &[T],
-    keys: impl Iterator<Item = Option<JointKey>> + Clone,
-    joints: &mut TaggedMap<JointKey, Joint>,
-    (buffer, threads): (&mut Vec<usize>, Threads),
-    store: impl Fn(&mut Joint, &T) + Sync,
-) {
-    if !threads.share(values.len(), 2 * IMPULSE_WRITE_CHUNK) {
-        for (value, key) in values.iter().zip(keys) {
-            if let Some(key) = key {
-                store(&mut joints[key], value);
+    let sharing = (buffer, threads, IMPULSE_WRITE_CHUNK);
+    // SAFETY: as in `store_point_impulses`; `order` names each listed joint once.
+    unsafe {
+        update_each(joints, listed, constraints, sharing, |joint, c| {
+            if !c.impulses.is_finite() {
+                joint.clear_impulses();
+                return;
             }
-        }
-        return;
-    }
-    debug_assert!(keys.clone().flatten().all(|key| joints.contains_key(key)));
-    let mut borrowed: Vec<Option<&mut Joint>> = recycle(std::mem::take(buffer));
-    // SAFETY: the solver lists each joint once, from the joints live this
-    // step, and none has been removed since (checked in debug builds
-    // above); the map is left alone until the references are dropped, when
-    // `borrowed` is recycled below.
-    unsafe { borrow_some(joints.raw_mut(), keys, &mut borrowed) };
-    borrowed.par_chunks_mut(IMPULSE_WRITE_CHUNK).zip(values.par_chunks(IMPULSE_WRITE_CHUNK)).for_each(
-        |(joints, values)| {
-            for (joint, value) in joints.iter_mut().zip(values) {
-                if let Some(joint) = joint {
-                    store(joint, value);
-                }
-            }
-        },
-    );
-    *buffer = recycle(borrowed);
+            joint.impulses = c.impulses;
+            let (force, torque) = c.force_and_torque(h);
+            (joint.force, joint.torque) = (force.map(saturated), saturated(torque));
+        })
+    };
 }
 
 /// What a contact's constraint accumulated, read off its lane for the next
